@@ -1,0 +1,4 @@
+export { AuthError, type AuthFailure } from './errors';
+export { bearerToken } from './bearer';
+export { createTokenVerifier, type TokenVerifier, type VerifierOptions } from './verifier';
+export { hasScope, type UserContext } from './user-context';

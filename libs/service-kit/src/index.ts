@@ -1,0 +1,6 @@
+export { parseEnv, envField, ConfigError, z } from './env';
+export { loggerOptions, REDACT_PATHS } from './logger';
+export { repoRoot, dataDir } from './paths';
+export { requestIdFrom } from './request-id';
+export { createServer, type ServerOptions, type ReadinessCheck } from './server';
+export { onShutdown } from './shutdown';

@@ -1,0 +1,3 @@
+export { registerSubgraph, type SubgraphContext, type SubgraphOptions, type Resolvers } from './subgraph';
+export { loadTypeDefs, readSdl } from './schema';
+export { formatErrors } from './errors';

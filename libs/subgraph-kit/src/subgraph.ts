@@ -1,0 +1,76 @@
+/**
+ * A domain subgraph: Fastify + Mercurius serving a schema built by @apollo/subgraph's
+ * buildSubgraphSchema (so `_service` and `_entities` work as the gateway expects).
+ *
+ * Every request to /graphql must carry a valid access token: the subgraph verifies it itself
+ * (cached per token), so a direct call is held to the same rules as one through the gateway.
+ * Loaders are created per request, so entity lookups within one request are batched.
+ */
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import type { DocumentNode } from 'graphql';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import mercurius from 'mercurius';
+import { AuthError, bearerToken, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
+import { errorResponse } from './errors';
+
+export interface SubgraphContext<L = unknown> {
+  user: UserContext;
+  loaders: L;
+  requestId: string;
+  log: FastifyRequest['log'];
+}
+
+export type Resolvers<L = unknown> = GraphQLResolverMap<SubgraphContext<L>>;
+
+export interface SubgraphOptions<L> {
+  typeDefs: DocumentNode;
+  resolvers: Resolvers<L>;
+  createLoaders: (user: UserContext) => L;
+  verifier: TokenVerifier;
+  path?: string;
+  /** Maximum query depth accepted (defence in depth; the gateway enforces its own limits). */
+  queryDepth?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: UserContext;
+  }
+}
+
+export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
+  const schema = buildSubgraphSchema([{ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }]);
+  const path = options.path ?? '/graphql';
+
+  await app.register(async (scope) => {
+    scope.decorateRequest('user', undefined);
+    scope.addHook('onRequest', async (request, reply) => {
+      try {
+        request.user = await options.verifier.verify(bearerToken(request.headers.authorization));
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+        return reply
+          .code(401)
+          .header('www-authenticate', `Bearer error="invalid_token", error_description="${error.message}"`)
+          .send({ data: null, errors: [{ message: error.message, extensions: { code: 'UNAUTHENTICATED' } }] });
+      }
+    });
+
+    await scope.register(mercurius, {
+      schema,
+      path,
+      graphiql: false,
+      routes: true,
+      queryDepth: options.queryDepth ?? 20,
+      context: (request: FastifyRequest): SubgraphContext<L> => {
+        const user = request.user as UserContext;
+        return { user, loaders: options.createLoaders(user), requestId: request.id, log: request.log };
+      },
+      errorFormatter: (execution, context) => {
+        const log = (context as unknown as { reply?: { log: FastifyRequest['log'] } }).reply?.log ?? app.log;
+        return errorResponse(execution, log);
+      },
+    });
+  });
+}

@@ -1,0 +1,2 @@
+export { createTestIssuer, type TestIssuer, type TestUser } from './issuer';
+export { injectGraphQL, postGraphQL, createStatementCounter, type GraphQLResponse } from './http';

@@ -1,0 +1,8 @@
+export {
+  visibleGroups,
+  visibleDevices,
+  visibleVehicles,
+  visibleDrivers,
+  visibleAccounts,
+  refreshGroupClosure,
+} from './visibility';
