@@ -5,7 +5,7 @@
  * - an error handler that answers client mistakes with their status and a clear message,
  *   and hides internal errors behind a generic message logged with the request id.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loggerOptions } from './logger';
 import { requestIdFrom } from './request-id';
 
@@ -28,9 +28,12 @@ export function createServer(options: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: loggerOptions(options.name, options.logLevel ?? 'info'),
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
-    requestIdLogLabel: 'requestId',
     bodyLimit: options.bodyLimit ?? 1_048_576,
-    disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace',
+    // One line per request only at debug level; the request id is logged as `requestId`.
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: options.logLevel !== 'debug' && options.logLevel !== 'trace',
+    }),
     ...options.fastify,
   });
 

@@ -9,10 +9,11 @@ import type { FastifyBaseLogger } from 'fastify';
 export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLogger): GraphQLError[] {
   const out: GraphQLError[] = [];
   for (const error of errors) {
-    const original = error.originalError as (Error & { errors?: GraphQLError[]; statusCode?: number }) | undefined;
+    const original = error.originalError as (Error & { errors?: unknown[]; statusCode?: number }) | undefined;
     if (original?.errors && Array.isArray(original.errors)) {
       for (const inner of original.errors) {
-        out.push(withCode(inner instanceof GraphQLError ? inner : new GraphQLError(String(inner.message)), 'GRAPHQL_VALIDATION_FAILED'));
+        const graphQLError = inner instanceof GraphQLError ? inner : new GraphQLError(String((inner as Error).message));
+        out.push(withCode(graphQLError, 'GRAPHQL_VALIDATION_FAILED'));
       }
       continue;
     }

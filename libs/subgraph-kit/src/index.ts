@@ -1,3 +1,5 @@
 export { registerSubgraph, type SubgraphContext, type SubgraphOptions, type Resolvers } from './subgraph';
 export { loadTypeDefs, readSdl } from './schema';
 export { formatErrors } from './errors';
+export { DateTimeScalar } from './scalars';
+export { loadSubgraphConfig, type SubgraphConfig } from './config';

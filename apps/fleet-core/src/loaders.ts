@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import type { CursorCodec } from '@fleetgraph/paging';
+import type { UserContext } from '@fleetgraph/auth';
+import { entityLoaders } from './data/entities';
+import { relationLoader } from './data/relations';
+import { relations, type RelationName } from './data/relation-specs';
+
+export interface FleetServices {
+  knex: Knex;
+  codec: CursorCodec;
+}
+
+/** Per-request loaders: entity lookups and nested pages, batched, for one viewer. */
+export function createLoaders(services: FleetServices, user: UserContext) {
+  const { knex, codec } = services;
+  const relationLoaders = Object.fromEntries(
+    Object.entries(relations).map(([name, spec]) => [name, relationLoader(knex, codec, user.uid, spec)]),
+  ) as { [K in RelationName]: ReturnType<typeof relationLoader<any>> };
+  return { ...entityLoaders(knex, user.uid), relations: relationLoaders, knex, codec, viewer: user.uid };
+}
+
+export type FleetLoaders = ReturnType<typeof createLoaders>;

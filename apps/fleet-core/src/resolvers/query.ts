@@ -1,0 +1,83 @@
+import { visibleAccounts, visibleDevices, visibleGroups } from '@fleetgraph/visibility';
+import type { PageArgs } from '@fleetgraph/paging';
+import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import type { FleetLoaders } from '../loaders';
+import { PAGE_RULES } from '../data/relation-specs';
+import * as t from '../data/tables';
+import { nonEmpty, rootPage } from './list';
+
+type Ctx = SubgraphContext<FleetLoaders>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export const Query = {
+  account: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) => loaders.account.load(args.id ?? user.uid),
+
+  accounts(
+    _: unknown,
+    args: PageArgs & { ids?: string[]; email?: string; fullName?: string; shortName?: string; phone?: string },
+    { loaders }: Ctx,
+  ) {
+    const { knex, viewer } = loaders;
+    const filters = { ids: args.ids, email: args.email, fullName: args.fullName, shortName: args.shortName, phone: args.phone };
+    const base = knex(`${t.accounts.table} as a`).whereIn('a.id', visibleAccounts(knex, viewer));
+    if (args.ids) base.whereIn('a.id', args.ids.filter((id) => UUID.test(id)));
+    if (args.email != null) base.whereRaw('lower(a.email) = lower(?)', [args.email]);
+    if (args.fullName != null) base.whereILike('a.full_name', `%${escapeLike(args.fullName)}%`);
+    if (args.shortName != null) base.whereILike('a.short_name', `%${escapeLike(args.shortName)}%`);
+    if (args.phone != null) base.where('a.phone', args.phone);
+    return rootPage(loaders, 'accounts', t.accounts, PAGE_RULES.accounts, args, filters, base);
+  },
+
+  group: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.group.load(args.id),
+
+  groups(_: unknown, args: PageArgs & { ids?: string[]; labels?: string[]; hierarchyLevels?: string[] }, { loaders }: Ctx) {
+    const { knex, viewer } = loaders;
+    const filters = { ids: args.ids, labels: args.labels, hierarchyLevels: args.hierarchyLevels };
+    const base = knex(`${t.groups.table} as g`).whereIn('g.id', visibleGroups(knex, viewer));
+    if (args.ids) base.whereIn('g.id', args.ids.filter((id) => UUID.test(id)));
+    if (args.labels) base.whereIn('g.label', args.labels);
+    if (args.hierarchyLevels) base.whereIn('g.hierarchy_level', args.hierarchyLevels);
+    return rootPage(loaders, 'groups', t.groups, PAGE_RULES.groups, args, filters, base);
+  },
+
+  device: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.device.load(args.id),
+
+  devices(
+    _: unknown,
+    args: PageArgs & {
+      ids?: (string | null)[];
+      onboarded?: boolean;
+      statuses?: string[];
+      deviceTypes?: (string | null)[];
+      hasWifi?: boolean;
+      hasBluetooth?: boolean;
+      productNames?: string[];
+      productNetworks?: string[];
+      productMarkets?: string[];
+    },
+    { loaders }: Ctx,
+  ) {
+    const { knex, viewer } = loaders;
+    const { pageSize: _size, pageId: _id, ...filters } = args;
+    const base = knex(`${t.devices.table} as d`).whereIn('d.id', visibleDevices(knex, viewer));
+    const ids = nonEmpty(args.ids);
+    if (ids) base.whereIn('d.id', ids);
+    if (args.onboarded != null) base.where('d.onboarded', args.onboarded);
+    if (args.statuses) base.whereIn('d.status', args.statuses);
+    const deviceTypes = nonEmpty(args.deviceTypes);
+    if (deviceTypes) base.whereIn('d.device_type', deviceTypes);
+    const productFilter =
+      args.hasWifi != null || args.hasBluetooth != null || args.productNames || args.productNetworks || args.productMarkets;
+    if (productFilter) {
+      const products = knex('fleet.products as pr').select('pr.id');
+      if (args.hasWifi != null) products.where('pr.has_wifi', args.hasWifi);
+      if (args.hasBluetooth != null) products.where('pr.has_bluetooth', args.hasBluetooth);
+      if (args.productNames) products.whereIn('pr.name', args.productNames);
+      if (args.productNetworks) products.whereIn('pr.network', args.productNetworks);
+      if (args.productMarkets) products.whereIn('pr.market', args.productMarkets);
+      base.whereIn('d.product_id', products);
+    }
+    return rootPage(loaders, 'devices', t.devices, PAGE_RULES.devices, args, filters, base);
+  },
+};

@@ -1,0 +1,53 @@
+import type { PageArgs } from '@fleetgraph/paging';
+import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import type { FleetLoaders } from '../loaders';
+import type { AccountModel, DeviceModel, GroupModel, VehicleModel } from '../data/models';
+import type { RelationName } from '../data/relation-specs';
+
+type Ctx = SubgraphContext<FleetLoaders>;
+
+const page =
+  (relation: RelationName) =>
+  (parent: { id: string }, args: PageArgs, { loaders }: Ctx) =>
+    loaders.relations[relation].load({ parentId: parent.id, args });
+
+/** Entities resolve by id through the same visibility-filtered, batched loaders. */
+const reference =
+  (loader: 'account' | 'group' | 'device' | 'vehicle') =>
+  (ref: { id: string }, { loaders }: Ctx) =>
+    loaders[loader].load(String(ref.id));
+
+export const Account = {
+  __resolveReference: reference('account'),
+  groups: page('accountGroups'),
+  devices: page('accountDevices'),
+  vehicles: page('accountVehicles'),
+};
+
+export const Group = {
+  __resolveReference: reference('group'),
+  owner: (group: GroupModel, _: unknown, { loaders }: Ctx) => (group.ownerId ? loaders.account.load(group.ownerId) : null),
+  devices: page('groupDevices'),
+  vehicles: page('groupVehicles'),
+  parents: page('groupParents'),
+  children: page('groupChildren'),
+  users: page('groupUsers'),
+};
+
+export const Device = {
+  __resolveReference: reference('device'),
+  owner: (device: DeviceModel, _: unknown, { loaders }: Ctx) => (device.ownerId ? loaders.account.load(device.ownerId) : null),
+  currentVehicle: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
+    device.currentVehicleId ? loaders.vehicle.load(device.currentVehicleId) : null,
+  product: (device: DeviceModel, _: unknown, { loaders }: Ctx) => (device.productId ? loaders.product.load(device.productId) : null),
+  vehicles: page('deviceVehicles'),
+  groups: page('deviceGroups'),
+};
+
+export const Vehicle = {
+  __resolveReference: reference('vehicle'),
+  currentDevice: (vehicle: VehicleModel, _: unknown, { loaders }: Ctx) => loaders.deviceByVehicle.load(vehicle.id),
+  groups: page('vehicleGroups'),
+};
+
+export type { AccountModel };

@@ -1,0 +1,36 @@
+/** Boots fleet-core on a throwaway database with the fixture loaded, and a test token issuer. */
+import type { FastifyInstance } from 'fastify';
+import { createKnex, createTestDatabase, type TestDatabase } from '@fleetgraph/db';
+import { createStatementCounter, createTestIssuer, injectGraphQL, type TestIssuer, type TestUser } from '@fleetgraph/testing';
+import { buildApp } from './app';
+import { loadFleetCoreConfig } from './config';
+import { loadFixture } from './testing/fixture';
+
+export interface Harness {
+  app: FastifyInstance;
+  issuer: TestIssuer;
+  statements: ReturnType<typeof createStatementCounter>;
+  as(user: TestUser): (query: string, variables?: Record<string, unknown>) => ReturnType<typeof injectGraphQL>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(label: string): Promise<Harness> {
+  const database: TestDatabase = await createTestDatabase(label);
+  const issuer = await createTestIssuer();
+  const statements = createStatementCounter();
+  const config = loadFleetCoreConfig({ SSO_ISSUER: issuer.issuer, LOG_LEVEL: 'silent' });
+  const app = await buildApp({ ...config, databaseUrl: database.url }, { jwks: issuer.jwks, onQuery: statements.record });
+  const knex = createKnex({ url: database.url });
+  await loadFixture(knex);
+  await knex.destroy();
+  return {
+    app,
+    issuer,
+    statements,
+    as: (user) => async (query, variables) => injectGraphQL(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

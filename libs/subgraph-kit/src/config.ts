@@ -1,0 +1,50 @@
+/**
+ * The environment every subgraph reads: where it listens, how it verifies tokens, its database
+ * and its paging secret. `PREFIX_PORT` lets the one-process start give each subgraph its own port.
+ */
+import { randomBytes } from 'node:crypto';
+import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+
+export interface SubgraphConfig {
+  name: string;
+  port: number;
+  host: string;
+  logLevel: string;
+  issuer: string;
+  jwksUrl: string;
+  audience: string;
+  pagingSecret: string;
+  databaseUrl: string | undefined;
+}
+
+export function loadSubgraphConfig(
+  name: string,
+  envPrefix: string,
+  defaultPort: number,
+  env: Record<string, string | undefined> = process.env,
+): SubgraphConfig {
+  const schema = z.object({
+    [`${envPrefix}_PORT`]: envField.port(defaultPort),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: envField.logLevel(),
+    SSO_ISSUER: z.string().url().default('http://localhost:4100'),
+    SSO_JWKS_URL: z.string().url().optional(),
+    TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
+    PAGING_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
+    DATABASE_URL: z.string().url().optional(),
+  });
+  const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
+  const issuer = parsed.SSO_ISSUER as string;
+  return {
+    name,
+    port: parsed[`${envPrefix}_PORT`] as number,
+    host: parsed.HOST as string,
+    logLevel: parsed.LOG_LEVEL as string,
+    issuer,
+    jwksUrl: (parsed.SSO_JWKS_URL as string | undefined) ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`,
+    audience: parsed.TOKEN_AUDIENCE as string,
+    // Without a configured secret, cursors are valid until this process restarts.
+    pagingSecret: (parsed.PAGING_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
+    databaseUrl: parsed.DATABASE_URL as string | undefined,
+  };
+}
