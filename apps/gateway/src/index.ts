@@ -1,0 +1,2 @@
+export { buildApp, type GatewayBuildOptions } from './app';
+export { loadGatewayConfig, type GatewayConfig } from './config';

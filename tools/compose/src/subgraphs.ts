@@ -1,0 +1,18 @@
+/**
+ * The subgraphs composed into the supergraph: name (as the gateway routes), where its SDL files
+ * live, and its default address (the gateway overrides it with SUBGRAPH_<NAME>_URL).
+ */
+import { join } from 'node:path';
+import { repoRoot } from '@fleetgraph/service-kit';
+
+export interface SubgraphEntry {
+  name: string;
+  schemaDir: string;
+  url: string;
+}
+
+export const SUBGRAPHS: SubgraphEntry[] = [
+  { name: 'fleet-core', schemaDir: join(repoRoot, 'apps/fleet-core/src/schema'), url: 'http://localhost:4001/graphql' },
+];
+
+export const SUPERGRAPH_PATH = join(repoRoot, 'supergraph.graphql');

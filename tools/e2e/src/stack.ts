@@ -1,0 +1,45 @@
+/** Boots the real platform (SSO, subgraphs, gateway) on free ports against a throwaway database. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKnex, createTestDatabase, type Knex } from '@fleetgraph/db';
+import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+
+export interface Stack {
+  platform: Platform;
+  knex: Knex;
+  login(email: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startStack(label: string): Promise<Stack> {
+  const database = await createTestDatabase(label);
+  const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
+  const [gateway, sso, fleetCore] = [await freePort(), await freePort(), await freePort()];
+  const platform = await startPlatform({
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH },
+    dataDir,
+    ports: { gateway, sso, fleetCore },
+  });
+  const knex = createKnex({ url: database.url });
+  return {
+    platform,
+    knex,
+    async login(email, password) {
+      const response = await fetch(`${platform.urls.sso}/oauth/token`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'password', username: email, password }),
+      });
+      const body = (await response.json()) as { access_token?: string; error?: string };
+      if (!body.access_token) throw new Error(`login of ${email} failed: ${JSON.stringify(body)}`);
+      return body.access_token;
+    },
+    async close() {
+      await knex.destroy();
+      await platform.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

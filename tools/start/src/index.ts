@@ -1,0 +1,3 @@
+export { startPlatform, type Platform, type PlatformOptions } from './platform';
+export { banner, curlCommands, BANNER_QUERY } from './banner';
+export { freePort } from './ports';
