@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
@@ -31,7 +32,8 @@ export async function buildApp(config: GatewayConfig, options: GatewayBuildOptio
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
     formatError,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    // The default landing page loads from a CDN; the explorer will be served locally instead.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
     logger: app.log,
   });
   await apollo.start();

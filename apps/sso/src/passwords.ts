@@ -2,9 +2,12 @@
  * Password hashing: argon2id with the OWASP Password Storage Cheat Sheet parameters
  * (m = 19 MiB, t = 2, p = 1). Verification is constant-time inside argon2.
  */
-import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
-export const ARGON2_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// Algorithm is an ambient const enum, which isolated modules cannot read: Argon2id is 2.
+const ARGON2ID = 2 as Algorithm;
+
+export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);

@@ -1,0 +1,50 @@
+/**
+ * The SSO's environment, read once at start and validated (every problem listed at once).
+ * Everything else reads the typed SsoConfig, never process.env.
+ */
+import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+
+export interface SsoConfig {
+  name: string;
+  port: number;
+  host: string;
+  logLevel: string;
+  /** `iss` of every token; also what the verifiers expect. */
+  issuer: string;
+  /** `aud` of every access token. */
+  audience: string;
+  /** Access-token lifetime in seconds (spec 5.1/8: 7200). */
+  accessTokenTtl: number;
+  /** Refresh-token lifetime in seconds, renewed on every rotation. */
+  refreshTokenTtl: number;
+  /** Optional here: main.ts falls back to the embedded database. */
+  databaseUrl: string | undefined;
+}
+
+const schema = z.object({
+  SSO_PORT: envField.port(4100),
+  // SSO_HOST wins; HOST is the platform-wide fallback (docker-compose sets HOST=0.0.0.0).
+  SSO_HOST: z.string().min(1).optional(),
+  HOST: z.string().min(1).optional(),
+  SSO_ISSUER: z.string().url().optional(),
+  TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
+  ACCESS_TOKEN_TTL: envField.int(7200, 60),
+  REFRESH_TOKEN_TTL: envField.int(30 * 24 * 3600, 60),
+  LOG_LEVEL: envField.logLevel(),
+  DATABASE_URL: z.string().url().optional(),
+});
+
+export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
+  const parsed = parseEnv('sso', schema, env);
+  return {
+    name: 'sso',
+    port: parsed.SSO_PORT,
+    host: parsed.SSO_HOST ?? parsed.HOST ?? '127.0.0.1',
+    logLevel: parsed.LOG_LEVEL,
+    issuer: parsed.SSO_ISSUER ?? `http://localhost:${parsed.SSO_PORT}`,
+    audience: parsed.TOKEN_AUDIENCE,
+    accessTokenTtl: parsed.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: parsed.REFRESH_TOKEN_TTL,
+    databaseUrl: parsed.DATABASE_URL,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * sso.refresh_tokens. The token itself is a random 256-bit base64url string handed to the client
+ * once; only its SHA-256 hash is stored. Tokens of one login form a family (family_id): each use
+ * rotates the token within the family, and reuse of a rotated token revokes the whole family.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from '@fleetgraph/db';
+
+export interface RefreshTokenRow {
+  id: string;
+  familyId: string;
+  userId: string;
+  clientId: string | null;
+  scope: string;
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export function newRefreshToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** Stores a new refresh token of a family and returns the plaintext token. */
+export async function insertRefreshToken(
+  db: Knex | Knex.Transaction,
+  values: { familyId: string; userId: string; clientId: string | null; scope: string; ttlSeconds: number },
+): Promise<string> {
+  const token = newRefreshToken();
+  await db('sso.refresh_tokens').insert({
+    id: randomUUID(),
+    token_hash: hashRefreshToken(token),
+    family_id: values.familyId,
+    user_id: values.userId,
+    client_id: values.clientId,
+    scope: values.scope,
+    expires_at: new Date(Date.now() + values.ttlSeconds * 1000),
+  });
+  return token;
+}
+
+/** The row of a presented token, locked for the rest of the transaction (rotation is exclusive). */
+export async function findRefreshTokenForUpdate(trx: Knex.Transaction, token: string): Promise<RefreshTokenRow | undefined> {
+  const row = await trx('sso.refresh_tokens')
+    .select('id', 'family_id', 'user_id', 'client_id', 'scope', 'expires_at', 'rotated_at', 'revoked_at')
+    .where({ token_hash: hashRefreshToken(token) })
+    .forUpdate()
+    .first();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    familyId: row.family_id,
+    userId: row.user_id,
+    clientId: row.client_id,
+    scope: row.scope,
+    expiresAt: row.expires_at,
+    rotatedAt: row.rotated_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export async function markRotated(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx('sso.refresh_tokens').where({ id }).update({ rotated_at: trx.fn.now() });
+}
+
+/** Revokes every refresh token of a family and every access token issued from it. */
+export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<void> {
+  await trx('sso.refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+  await trx('sso.access_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+}

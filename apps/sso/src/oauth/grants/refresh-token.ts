@@ -1,0 +1,54 @@
+/**
+ * Refresh-token grant (spec 5.5, RFC 6749 6, OAuth 2.0 Security BCP 4.14 rotation).
+ * - refresh_token is required: invalid_request;
+ * - an unknown, expired or revoked token is invalid_grant;
+ * - a token bound to a client: a request naming no client is invalid_client, one naming another
+ *   client is invalid_grant;
+ * - every use rotates: the presented token is marked rotated and a new one of the same family is
+ *   issued, in one transaction holding the token's row lock (two concurrent uses cannot both win);
+ * - presenting an already rotated token is taken as theft: the whole family (its refresh tokens
+ *   and the access tokens issued from it) is revoked, and the answer is invalid_grant;
+ * - a scope parameter may only narrow the original scope (invalid_scope otherwise);
+ * - the user must still exist and not be disabled.
+ */
+import { findRefreshTokenForUpdate, markRotated, revokeFamily } from '../../data/refresh-tokens';
+import { findUserById } from '../../data/users';
+import { OAuthError } from '../../errors';
+import { requireParams } from '../checks/params';
+import { checkScope } from '../checks/scope';
+import type { ClientIdentity, OAuthContext, TokenParams } from '../context';
+import { issueTokens, type TokenResponse } from '../issue';
+
+const INVALID = 'The refresh token is invalid, expired or revoked';
+
+export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity): Promise<TokenResponse> {
+  const { refresh_token: presented } = requireParams(params, 'refresh_token');
+
+  // The transaction commits a family revocation before the error is thrown, so it must not throw.
+  const outcome = await ctx.knex.transaction(async (trx): Promise<TokenResponse | OAuthError> => {
+    const token = await findRefreshTokenForUpdate(trx, presented);
+    if (!token || token.revokedAt) return new OAuthError('invalid_grant', INVALID);
+    if (token.rotatedAt) {
+      await revokeFamily(trx, token.familyId);
+      return new OAuthError('invalid_grant', INVALID);
+    }
+    if (token.expiresAt.getTime() <= Date.now()) return new OAuthError('invalid_grant', INVALID);
+    if (token.clientId !== null) {
+      if (client.clientId === null) return new OAuthError('invalid_client', 'Client authentication is required for this refresh token');
+      if (client.clientId !== token.clientId) return new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    }
+    let scope: string;
+    try {
+      scope = checkScope(params.scope, token.scope);
+    } catch (error) {
+      return error as OAuthError;
+    }
+    const user = await findUserById(trx, token.userId);
+    if (!user || user.disabled) return new OAuthError('invalid_grant', INVALID);
+
+    await markRotated(trx, token.id);
+    return issueTokens(ctx, trx, { user, clientId: token.clientId, scope, familyId: token.familyId });
+  });
+  if (outcome instanceof OAuthError) throw outcome;
+  return outcome;
+}

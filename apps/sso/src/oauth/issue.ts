@@ -1,0 +1,74 @@
+/**
+ * Issues an access token (JWT, RS256) and a refresh token, and records both, for either grant.
+ * Access token: header { alg: RS256, typ: JWT, provider: fleetgraph-sso, kid }; claims iss, iat,
+ * jti (UUID v4), exp, scope, user { uid, email, full_name }, sub, aud, client_id when known
+ * (spec 5.1). Response: exactly the fields of spec 5.4.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Knex } from '@fleetgraph/db';
+import { recordAccessToken } from '../data/access-tokens';
+import { insertRefreshToken } from '../data/refresh-tokens';
+import type { User } from '../data/users';
+import { SIGNING_ALG } from '../keys';
+import type { OAuthContext } from './context';
+
+export const TOKEN_PROVIDER = 'fleetgraph-sso';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+  created_at: number;
+}
+
+export async function issueTokens(
+  ctx: OAuthContext,
+  trx: Knex.Transaction,
+  grant: { user: User; clientId: string | null; scope: string; familyId: string },
+): Promise<TokenResponse> {
+  const { config, keys } = ctx;
+  const signingKey = keys.active();
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + config.accessTokenTtl;
+  const jti = randomUUID();
+  const accessToken = await new SignJWT({
+    scope: grant.scope,
+    user: { uid: grant.user.id, email: grant.user.email, full_name: grant.user.fullName },
+    ...(grant.clientId ? { client_id: grant.clientId } : {}),
+  })
+    .setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', provider: TOKEN_PROVIDER, kid: signingKey.kid })
+    .setIssuer(config.issuer)
+    .setSubject(grant.user.id)
+    .setAudience(config.audience)
+    .setJti(jti)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(signingKey.privateKey);
+
+  await recordAccessToken(trx, {
+    jti,
+    userId: grant.user.id,
+    familyId: grant.familyId,
+    clientId: grant.clientId,
+    expiresAt: new Date(exp * 1000),
+  });
+  const refreshToken = await insertRefreshToken(trx, {
+    familyId: grant.familyId,
+    userId: grant.user.id,
+    clientId: grant.clientId,
+    scope: grant.scope,
+    ttlSeconds: config.refreshTokenTtl,
+  });
+
+  return {
+    access_token: accessToken,
+    token_type: 'bearer',
+    expires_in: config.accessTokenTtl,
+    refresh_token: refreshToken,
+    scope: grant.scope,
+    created_at: iat,
+  };
+}

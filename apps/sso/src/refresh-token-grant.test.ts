@@ -1,0 +1,134 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hashRefreshToken } from './data/refresh-tokens';
+import { decodePart, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+
+let sso: SsoHarness;
+let user: Awaited<ReturnType<typeof insertUser>>;
+before(async () => {
+  sso = await startSso('refresh');
+  user = await insertUser(sso.knex);
+});
+after(() => sso?.close());
+
+async function login(extra: Record<string, string> = {}) {
+  const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password, ...extra });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as { access_token: string; refresh_token: string };
+}
+
+const refresh = (refresh_token: string, extra: Record<string, string> = {}) =>
+  postToken(sso.app, { grant_type: 'refresh_token', refresh_token, ...extra });
+
+const me = (token: string) => sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+
+describe('refresh token grant', () => {
+  test('a refresh token gives new tokens with the 5.4 fields and rotates', async () => {
+    const first = await login();
+    const res = await refresh(first.refresh_token);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'created_at', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.equal(body.token_type, 'bearer');
+    assert.equal(body.expires_in, 7200);
+    assert.equal(body.scope, 'public');
+    assert.notEqual(body.refresh_token, first.refresh_token);
+    assert.notEqual(decodePart(body.access_token, 1).jti, decodePart(first.access_token, 1).jti);
+    assert.equal(decodePart(body.access_token, 1).user.uid, user.id);
+
+    const rows = await sso.knex('sso.refresh_tokens')
+      .whereIn('token_hash', [hashRefreshToken(first.refresh_token), hashRefreshToken(body.refresh_token)])
+      .select('token_hash', 'family_id', 'rotated_at');
+    const old = rows.find((r) => r.token_hash === hashRefreshToken(first.refresh_token));
+    const fresh = rows.find((r) => r.token_hash === hashRefreshToken(body.refresh_token));
+    assert.ok(old.rotated_at, 'the used token is marked rotated');
+    assert.equal(fresh.rotated_at, null);
+    assert.equal(old.family_id, fresh.family_id, 'same family');
+
+    // The new refresh token works in turn.
+    assert.equal((await refresh(body.refresh_token)).statusCode, 200);
+  });
+
+  test('only hashes of refresh tokens are stored', async () => {
+    const { refresh_token } = await login();
+    const plain = await sso.knex('sso.refresh_tokens').where({ token_hash: refresh_token }).first();
+    assert.equal(plain, undefined);
+    assert.ok(await sso.knex('sso.refresh_tokens').where({ token_hash: hashRefreshToken(refresh_token) }).first());
+  });
+
+  test('reusing a rotated refresh token revokes the whole family', async () => {
+    const first = await login();
+    const second = (await refresh(first.refresh_token)).json();
+    const third = (await refresh(second.refresh_token)).json();
+    assert.equal((await me(third.access_token)).statusCode, 200, 'control: the newest access token works');
+
+    const reuse = await refresh(first.refresh_token);
+    assert.equal(reuse.statusCode, 400);
+    assert.equal(reuse.json().error, 'invalid_grant');
+    assert.equal(reuse.headers['cache-control'], 'no-store');
+
+    const newest = await refresh(third.refresh_token);
+    assert.equal(newest.statusCode, 400, 'the newest refresh token of the family is revoked too');
+    assert.equal(newest.json().error, 'invalid_grant');
+    for (const token of [first.access_token, second.access_token, third.access_token]) {
+      const res = await me(token);
+      assert.equal(res.statusCode, 401, 'every access token of the family is revoked');
+      assert.equal(res.json().error, 'invalid_token');
+    }
+  });
+
+  test('revoking one family leaves the other logins of the user working', async () => {
+    const stolen = await login();
+    const other = await login();
+    await refresh(stolen.refresh_token);
+    await refresh(stolen.refresh_token);
+    assert.equal((await me(other.access_token)).statusCode, 200);
+    assert.equal((await refresh(other.refresh_token)).statusCode, 200);
+  });
+
+  test('an unknown refresh token is invalid_grant', async () => {
+    const res = await refresh('A'.repeat(43));
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'invalid_grant');
+  });
+
+  test('an expired refresh token is invalid_grant', async () => {
+    const { refresh_token } = await login();
+    await sso.knex('sso.refresh_tokens').where({ token_hash: hashRefreshToken(refresh_token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    const res = await refresh(refresh_token);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'invalid_grant');
+  });
+
+  test('a refresh token bound to a client cannot be used by another client or without one', async () => {
+    const { refresh_token } = await login({ client_id: 'app-a' });
+    const other = await refresh(refresh_token, { client_id: 'app-b' });
+    assert.equal(other.statusCode, 400);
+    assert.equal(other.json().error, 'invalid_grant');
+    const none = await refresh(refresh_token);
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.json().error, 'invalid_client');
+    assert.match(String(none.headers['www-authenticate']), /^Basic /);
+
+    const own = await refresh(refresh_token, { client_id: 'app-a' });
+    assert.equal(own.statusCode, 200, 'refused attempts did not consume the token');
+    assert.equal(decodePart(own.json().access_token, 1).client_id, 'app-a');
+  });
+
+  test('concurrent uses of one refresh token: exactly one wins', async () => {
+    const { refresh_token } = await login();
+    const results = await Promise.all([refresh(refresh_token), refresh(refresh_token)]);
+    const codes = results.map((r) => r.statusCode).sort();
+    assert.deepEqual(codes, [200, 400]);
+  });
+
+  test('a disabled user can no longer refresh', async () => {
+    const victim = await insertUser(sso.knex);
+    const res = await postToken(sso.app, { grant_type: 'password', username: victim.email, password: victim.password });
+    await sso.knex('sso.users').where({ id: victim.id }).update({ disabled: true });
+    const refreshed = await refresh(res.json().refresh_token);
+    assert.equal(refreshed.statusCode, 400);
+    assert.equal(refreshed.json().error, 'invalid_grant');
+  });
+});

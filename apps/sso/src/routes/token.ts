@@ -1,0 +1,56 @@
+/**
+ * POST /oauth/token (spec 4.3, 5.2, 5.5; RFC 6749 5).
+ * - accepts a form (application/x-www-form-urlencoded) or JSON; any other or malformed body is
+ *   invalid_request, never a 415/500;
+ * - every answer, success or error, carries Cache-Control: no-store and Pragma: no-cache;
+ * - errors are `{ error, error_description }`; invalid_client is 401 with WWW-Authenticate;
+ * - pipeline: read params -> grant type -> client -> grant (its own checks) -> tokens.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OAuthError, wwwAuthenticate } from '../errors';
+import { resolveClient } from '../oauth/checks/client';
+import { checkGrantType } from '../oauth/checks/grant-type';
+import { readParams } from '../oauth/checks/params';
+import type { OAuthContext } from '../oauth/context';
+import { passwordGrant } from '../oauth/grants/password';
+import { refreshTokenGrant } from '../oauth/grants/refresh-token';
+
+const GRANTS = {
+  password: passwordGrant,
+  refresh_token: refreshTokenGrant,
+} as const;
+const SUPPORTED = Object.keys(GRANTS) as (keyof typeof GRANTS)[];
+
+/** Maps any error of an OAuth endpoint to an RFC 6749 error response. */
+export function oauthErrorHandler(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) {
+  let oauthError: OAuthError;
+  if (error instanceof OAuthError) {
+    oauthError = error;
+  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Fastify's own client errors: unsupported content type, malformed JSON, body too large...
+    oauthError = new OAuthError('invalid_request', `The request could not be read: ${error.message}`);
+  } else {
+    request.log.error({ err: error }, 'oauth request failed');
+    oauthError = new OAuthError('server_error', 'Internal server error');
+  }
+  const challenge = wwwAuthenticate(oauthError);
+  if (challenge) reply.header('www-authenticate', challenge);
+  return reply.code(oauthError.status).send(oauthError.toJSON());
+}
+
+export async function tokenRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
+  await app.register(formbody);
+  app.setErrorHandler(oauthErrorHandler);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+  });
+
+  app.post('/oauth/token', async (request) => {
+    const params = readParams(request.body);
+    const grantType = checkGrantType(params, SUPPORTED);
+    const client = resolveClient(request.headers.authorization, params);
+    return GRANTS[grantType](ctx, params, client);
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * The README's start command as a newcomer runs it: `npm start` with no DATABASE_URL starts an
+ * embedded PostgreSQL, prints the banner, the printed curl commands work, Ctrl-C stops cleanly,
+ * and a second start reuses the data without seeding again.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '@fleetgraph/service-kit';
+import { freePort } from '@fleetgraph/start';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-start-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+async function npmStart(env: Record<string, string>): Promise<Started> {
+  const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: repoRoot,
+    env: { ...parentEnv, ...env, FLEETGRAPH_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 120 s:\n${stdout}\n${stderr}`)), 120_000);
+    const check = () => {
+      if (stdout.includes('Ctrl-C stops everything')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${stdout}\n${stderr}`));
+    });
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+async function stop(started: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => started.child.on('exit', (code) => resolve(code)));
+  process.kill(-started.child.pid!, 'SIGINT');
+  return exited;
+}
+
+function pastedCommands(banner: string): string {
+  const start = banner.indexOf('Get a token and query the graph:');
+  const end = banner.indexOf('Ctrl-C stops everything');
+  return banner.slice(start, end).split('\n').slice(1).join('\n').trim();
+}
+
+test('npm start on a machine without a database: banner, working curl, clean Ctrl-C, data kept', async () => {
+  const env = {
+    EMBEDDED_PG_PORT: String(await freePort()),
+    GATEWAY_PORT: String(await freePort()),
+    SSO_PORT: String(await freePort()),
+    FLEET_CORE_PORT: String(await freePort()),
+  };
+  const first = await npmStart(env);
+  try {
+    const banner = first.stdout();
+    assert.match(banner, new RegExp(`http://localhost:${env.GATEWAY_PORT}/graphql`));
+    assert.match(banner, /Demo login\s+\S+@\S+ \/ \S+/);
+    assert.match(first.stderr(), /first start: loading demo data/);
+    const { stdout } = await promisify(execFile)('bash', ['-c', pastedCommands(banner)]);
+    const body = JSON.parse(stdout);
+    assert.equal(body.errors, undefined, stdout);
+    assert.ok(body.data.account.fullName);
+    assert.ok(body.data.account.groups.list.length > 0);
+  } finally {
+    assert.equal(await stop(first), 0, 'Ctrl-C exits cleanly');
+  }
+
+  const second = await npmStart(env);
+  try {
+    assert.doesNotMatch(second.stderr(), /first start: loading demo data/, 'demo data is loaded on the first start only');
+    const { stdout } = await promisify(execFile)('bash', ['-c', pastedCommands(second.stdout())]);
+    assert.ok(JSON.parse(stdout).data.account.fullName);
+  } finally {
+    assert.equal(await stop(second), 0);
+  }
+});
