@@ -69,6 +69,7 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     GATEWAY_PORT: String(await freePort()),
     SSO_PORT: String(await freePort()),
     FLEET_CORE_PORT: String(await freePort()),
+    GEODECODE_PORT: String(await freePort()),
   };
   const first = await npmStart(env);
   try {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex, createTestDatabase, type Knex } from '@fleetgraph/db';
-import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+import { freePort, startPlatform, SUBGRAPH_LAUNCHERS, type Platform } from '@fleetgraph/start';
 
 export interface Stack {
   platform: Platform;
@@ -15,11 +15,12 @@ export interface Stack {
 export async function startStack(label: string): Promise<Stack> {
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
-  const [gateway, sso, fleetCore] = [await freePort(), await freePort(), await freePort()];
+  const ports: Record<string, number> = {};
+  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)]) ports[name] = await freePort();
   const platform = await startPlatform({
     env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH },
     dataDir,
-    ports: { gateway, sso, fleetCore },
+    ports,
   });
   const knex = createKnex({ url: database.url });
   return {

@@ -67,7 +67,7 @@ describe('token checks at the gateway', () => {
 
   test('HS256 signed with the public key', async () => {
     const publicKey = await importJWK(signingKey.public_jwk, 'RS256');
-    const pem = await exportSPKI(publicKey as CryptoKey);
+    const pem = await exportSPKI(publicKey as Parameters<typeof exportSPKI>[0]);
     for (const secret of [pem, JSON.stringify(signingKey.public_jwk)]) {
       const token = await new SignJWT(claimsOf(valid))
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signingKey.kid })

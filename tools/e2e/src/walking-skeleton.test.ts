@@ -86,7 +86,7 @@ describe('password grant to gateway query', () => {
     assert.ok(!seen.includes(acmeGroup.id) && !seen.includes(acmeDevice.id));
 
     const entities = await postGraphQL(
-      stack.platform.urls.fleetCore,
+      stack.platform.urls.subgraphs['fleet-core']!,
       `query($r: [_Any!]!) { _entities(representations: $r) { ... on Group { id } ... on Device { id } } }`,
       { token: otherToken, variables: { r: [{ __typename: 'Group', id: acmeGroup.id }, { __typename: 'Device', id: acmeDevice.id }] } },
     );
@@ -95,9 +95,24 @@ describe('password grant to gateway query', () => {
   });
 
   test('a direct subgraph call without a token is refused', async () => {
-    const res = await postGraphQL(stack.platform.urls.fleetCore, '{ account { id } }');
+    const res = await postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, '{ account { id } }');
     assert.equal(res.status, 401);
     assert.equal(res.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
+  });
+});
+
+describe('one graph over several subgraphs', () => {
+  test('a geodecode query and a fleet query answer in one request through the gateway', async () => {
+    const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+    const res = await postGraphQL(
+      stack.platform.urls.graphql,
+      '{ account { email } geodecode(lat: 48.8566, lng: 2.3522, lang: "de") { elements { country countryCode city } } }',
+      { token },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(res.data!.account.email, DEMO_EMAIL);
+    assert.equal(res.data!.geodecode.elements[0].countryCode, 'FR');
+    assert.equal(res.data!.geodecode.elements[0].country, 'Frankreich');
   });
 });
 

@@ -22,7 +22,7 @@ export function banner(platform: Platform): string {
     '',
     `  GraphQL gateway   ${urls.graphql}`,
     `  Single sign-on    ${urls.sso}   (token: POST /oauth/token, profile: GET /api/v1/users/me)`,
-    `  fleet-core        ${urls.fleetCore}`,
+    ...Object.entries(urls.subgraphs).map(([name, url]) => `  ${name.padEnd(18)}${url}`),
     `  Database          ${platform.embeddedDatabase ? 'embedded PostgreSQL (data in .data/pg)' : 'DATABASE_URL'}`,
     '',
     `  Demo login        ${DEMO_EMAIL} / ${DEMO_PASSWORD}`,

@@ -4,32 +4,35 @@
  * cross-service tests use the same function.
  */
 import type { FastifyInstance } from 'fastify';
-import { createKnex, resolveDatabase } from '@fleetgraph/db';
+import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildSso, loadSsoConfig, migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
-import { buildApp as buildFleetCore, loadFleetCoreConfig, migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
+import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
-import { migrateSchema } from '@fleetgraph/db';
 import { isSeeded, seedDemo } from '@fleetgraph/seed';
 import { loadDevSecrets } from './secrets';
+import { SUBGRAPH_LAUNCHERS } from './subgraphs';
 
 export interface PlatformOptions {
   env?: Record<string, string | undefined>;
   dataDir: string;
   /** Seed the demo data when the database is empty (default true). */
   seed?: boolean;
-  ports?: { gateway?: number; sso?: number; fleetCore?: number };
+  /** Ports by app: `gateway`, `sso`, or a subgraph name such as `fleet-core` (0 is not allowed). */
+  ports?: Record<string, number>;
   host?: string;
   log?: (line: string) => void;
 }
 
 export interface Platform {
-  urls: { gateway: string; graphql: string; sso: string; fleetCore: string };
+  urls: { gateway: string; graphql: string; sso: string; subgraphs: Record<string, string> };
   databaseUrl: string;
   embeddedDatabase: boolean;
   seeded: boolean;
-  apps: { sso: FastifyInstance; fleetCore: FastifyInstance; gateway: FastifyInstance };
+  apps: Record<string, FastifyInstance>;
   close(): Promise<void>;
 }
+
+const envKey = (name: string) => name.toUpperCase().replace(/-/g, '_');
 
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const env = options.env ?? process.env;
@@ -40,10 +43,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     dataDir: options.dataDir,
     ...(env.EMBEDDED_PG_PORT ? { embeddedPort: Number(env.EMBEDDED_PG_PORT) } : {}),
   });
-  log(database.embedded ? `embedded PostgreSQL ready (${new URL(database.url).port})` : 'using DATABASE_URL');
-  const opened: FastifyInstance[] = [];
+  log(database.embedded ? `embedded PostgreSQL ready (port ${new URL(database.url).port})` : 'using DATABASE_URL');
+  const apps: Record<string, FastifyInstance> = {};
   const close = async () => {
-    for (const app of opened.reverse()) await app.close();
+    for (const app of Object.values(apps).reverse()) await app.close();
     await database.stop();
   };
 
@@ -62,48 +65,42 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       await knex.destroy();
     }
 
-    const secrets = loadDevSecrets(options.dataDir);
-    const ports = {
-      sso: options.ports?.sso ?? Number(env.SSO_PORT ?? 4100),
-      fleetCore: options.ports?.fleetCore ?? Number(env.FLEET_CORE_PORT ?? 4001),
-      gateway: options.ports?.gateway ?? Number(env.GATEWAY_PORT ?? 4000),
-    };
-    const ssoUrl = `http://localhost:${ports.sso}`;
+    const portOf = (name: string, fallback: number) => options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
+    const ssoPort = portOf('sso', 4100);
+    const ssoUrl = `http://localhost:${ssoPort}`;
     const shared = {
       ...env,
       SSO_ISSUER: env.SSO_ISSUER ?? ssoUrl,
-      PAGING_SECRET: env.PAGING_SECRET ?? secrets.pagingSecret,
+      PAGING_SECRET: env.PAGING_SECRET ?? loadDevSecrets(options.dataDir).pagingSecret,
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
+    const listen = async (name: string, app: FastifyInstance, port: number) => {
+      apps[name] = app;
+      await app.listen({ port, host });
+      log(`${name} listening on ${host}:${port}`);
+    };
 
-    const sso = await buildSso({ ...loadSsoConfig({ ...shared, SSO_PORT: String(ports.sso) }), databaseUrl: database.url });
-    opened.push(sso);
-    await sso.listen({ port: ports.sso, host });
+    await listen('sso', await buildSso({ ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url }), ssoPort);
 
-    const fleetCoreConfig = loadFleetCoreConfig({ ...shared, FLEET_CORE_PORT: String(ports.fleetCore) });
-    const fleetCore = await buildFleetCore({ ...fleetCoreConfig, databaseUrl: database.url }, { migrate: false });
-    opened.push(fleetCore);
-    await fleetCore.listen({ port: ports.fleetCore, host });
-    const fleetCoreUrl = `http://${host}:${ports.fleetCore}/graphql`;
+    const subgraphUrls: Record<string, string> = {};
+    for (const launcher of SUBGRAPH_LAUNCHERS) {
+      const port = portOf(launcher.name, launcher.defaultPort);
+      const app = await launcher.build({ ...shared, [`${launcher.envPrefix}_PORT`]: String(port) }, database.url);
+      await listen(launcher.name, app, port);
+      subgraphUrls[launcher.name] = `http://${host}:${port}/graphql`;
+    }
 
-    const gateway = await buildGateway(
-      loadGatewayConfig({ ...shared, GATEWAY_PORT: String(ports.gateway), SUBGRAPH_FLEET_CORE_URL: fleetCoreUrl }),
-    );
-    opened.push(gateway);
-    await gateway.listen({ port: ports.gateway, host });
+    const gatewayPort = portOf('gateway', 4000);
+    const routing = Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]));
+    await listen('gateway', await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) })), gatewayPort);
 
     return {
-      urls: {
-        gateway: `http://localhost:${ports.gateway}`,
-        graphql: `http://localhost:${ports.gateway}/graphql`,
-        sso: ssoUrl,
-        fleetCore: fleetCoreUrl,
-      },
+      urls: { gateway: `http://localhost:${gatewayPort}`, graphql: `http://localhost:${gatewayPort}/graphql`, sso: ssoUrl, subgraphs: subgraphUrls },
       databaseUrl: database.url,
       embeddedDatabase: database.embedded,
       seeded,
-      apps: { sso, fleetCore, gateway },
+      apps,
       close,
     };
   } catch (error) {

@@ -1,0 +1,13 @@
+/** Loads the generated demo streets when the geo tables are empty (zero-setup demo and tests). */
+import type { Knex } from 'knex';
+import { importStreets, parseStreetsGeoJson, type ImportSummary } from '../data/import';
+import { demoStreetsGeoJson } from './streets';
+
+/** Imports the demo dataset unless geo.streets or geo.addresses already hold rows; null when skipped. */
+export async function seedStreets(knex: Knex): Promise<ImportSummary | null> {
+  const { rows } = await knex.raw<{ rows: Array<{ filled: boolean }> }>(
+    'select exists (select 1 from geo.streets) or exists (select 1 from geo.addresses) as filled',
+  );
+  if (rows[0]?.filled) return null;
+  return importStreets(knex, parseStreetsGeoJson(demoStreetsGeoJson()));
+}

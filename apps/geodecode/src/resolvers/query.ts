@@ -1,0 +1,8 @@
+import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { checkArgs, type GeodecodeArgs } from '../geo/args';
+import { geodecode } from '../geo/geocoder';
+import type { GeoLoaders } from '../loaders';
+
+export const Query = {
+  geodecode: (_: unknown, args: GeodecodeArgs, { loaders }: SubgraphContext<GeoLoaders>) => geodecode(loaders.knex, checkArgs(args)),
+};
