@@ -1,7 +1,7 @@
 /** Boots fleet-core on a throwaway database with the fixture loaded, and a test token issuer. */
 import type { FastifyInstance } from 'fastify';
 import { createKnex, createTestDatabase, type TestDatabase } from '@fleetgraph/db';
-import { createStatementCounter, createTestIssuer, injectGraphQL, type TestIssuer, type TestUser } from '@fleetgraph/testing';
+import { createStatementCounter, createTestIssuer, injectGraphQL, type GraphQLResponse, type TestIssuer, type TestUser } from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadFleetCoreConfig } from './config';
 import { loadFixture } from './testing/fixture';
@@ -10,7 +10,7 @@ export interface Harness {
   app: FastifyInstance;
   issuer: TestIssuer;
   statements: ReturnType<typeof createStatementCounter>;
-  as(user: TestUser): (query: string, variables?: Record<string, unknown>) => ReturnType<typeof injectGraphQL>;
+  as(user: TestUser): (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse<any>>;
   close(): Promise<void>;
 }
 

@@ -3,3 +3,4 @@ export { loadTypeDefs, readSdl } from './schema';
 export { formatErrors } from './errors';
 export { DateTimeScalar } from './scalars';
 export { loadSubgraphConfig, type SubgraphConfig } from './config';
+export { createSubgraphApp, type SubgraphBuildOptions, type SubgraphDefinition } from './app';

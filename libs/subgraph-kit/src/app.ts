@@ -1,0 +1,63 @@
+/**
+ * createSubgraphApp: everything a domain subgraph's buildApp shares — a server with the platform
+ * conventions, a knex pool closed with the app, the app's schema migrated, token verification,
+ * a database readiness check, and the GraphQL endpoint. A subgraph passes only what is its own.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
+import { createTokenVerifier, type UserContext } from '@fleetgraph/auth';
+import { createKnex, migrateSchema, ping, type Knex, type Migrations } from '@fleetgraph/db';
+import { createServer } from '@fleetgraph/service-kit';
+import type { SubgraphConfig } from './config';
+import { loadTypeDefs } from './schema';
+import { registerSubgraph, type Resolvers } from './subgraph';
+
+export interface SubgraphBuildOptions {
+  /** Key resolver instead of the SSO's JWKS URL (tests). */
+  jwks?: JWTVerifyGetKey;
+  /** Called for every SQL statement (tests count them). */
+  onQuery?: (sql: string) => void;
+  /** Run migrations at start (default true). */
+  migrate?: boolean;
+}
+
+export interface SubgraphDefinition<L> {
+  /** PostgreSQL schema owned by the subgraph, and its migrations */
+  dbSchema: string;
+  migrations: Migrations;
+  /** folder of the subgraph's *.graphql files */
+  schemaDir: string;
+  resolvers: Resolvers<L>;
+  createLoaders(knex: Knex, user: UserContext): L;
+  /** Work to do once the database is migrated (demo data, warm caches...). */
+  onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
+}
+
+export async function createSubgraphApp<L>(
+  config: SubgraphConfig & { databaseUrl: string },
+  definition: SubgraphDefinition<L>,
+  options: SubgraphBuildOptions = {},
+): Promise<FastifyInstance> {
+  const app = createServer({ name: config.name, logLevel: config.logLevel });
+  const knex = createKnex({
+    url: config.databaseUrl,
+    applicationName: config.name,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  });
+  app.addHook('onClose', async () => knex.destroy());
+  try {
+    if (options.migrate !== false) await migrateSchema(knex, definition.dbSchema, definition.migrations);
+    await definition.onStart?.(app, knex);
+    app.addReadinessCheck('database', () => ping(knex));
+    await registerSubgraph<L>(app, {
+      typeDefs: loadTypeDefs(definition.schemaDir),
+      resolvers: definition.resolvers,
+      verifier: createTokenVerifier({ issuer: config.issuer, audience: config.audience, jwks: options.jwks ?? config.jwksUrl }),
+      createLoaders: (user) => definition.createLoaders(knex, user),
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
