@@ -33,5 +33,33 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // Tools are composition roots (start, seed, e2e, bench): they may import apps and each other.
+    // Nx forbids importing an application project outright, so the exceptions are listed here,
+    // for files under tools/ only; apps and libs keep the strict rules above.
+    files: ['tools/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [
+            '@fleetgraph/sso',
+            '@fleetgraph/gateway',
+            '@fleetgraph/fleet-core',
+            '@fleetgraph/geodecode',
+            '@fleetgraph/vehicle-data',
+            '@fleetgraph/seed',
+            '@fleetgraph/start',
+            '@fleetgraph/compose',
+          ],
+          depConstraints: [
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

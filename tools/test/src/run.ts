@@ -34,7 +34,7 @@ if (files.length === 0) {
 }
 
 let stopDatabase: (() => Promise<void>) | undefined;
-const env = { ...process.env, NODE_ENV: 'test' };
+const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
 if (!env.DATABASE_URL) {
   const port = Number(process.env.EMBEDDED_PG_TEST_PORT ?? 54330);
   console.log(`DATABASE_URL not set: starting embedded PostgreSQL for tests on port ${port}`);

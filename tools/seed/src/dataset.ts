@@ -1,0 +1,174 @@
+/**
+ * The JSON dataset format of `npm run import` (documented in tools/seed/README.md).
+ *
+ * Shape only: this schema checks types, enums, formats and unknown keys. References between
+ * entities (by natural keys: account e-mail, group label, product name, vehicle VIN or plate)
+ * and duplicates are checked by validate.ts, which also reads the database.
+ */
+import { z } from 'zod';
+import {
+  CONNECTION_REASONS,
+  DEVICE_STATUSES,
+  DISCONNECTION_REASONS,
+  FUEL_TYPES,
+  HIERARCHY_LEVELS,
+  LANGUAGES,
+  PRODUCT_MARKETS,
+  PRODUCT_NETWORKS,
+} from './enums';
+import { VIN_PATTERN, isValidImei } from './ids';
+
+function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
+  return z.enum(values, {
+    error: (issue) => `invalid ${what} ${JSON.stringify(issue.input)}: expected one of ${values.join(', ')}`,
+  });
+}
+
+const text = z.string().trim().min(1, 'must not be empty');
+const uuid = z.uuid({ error: (issue) => `invalid id ${JSON.stringify(issue.input)}: expected a UUID` });
+const timestamp = z.iso.datetime({
+  offset: true,
+  error: (issue) => `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
+});
+/** A reference to another entity of the same organization, by id or natural key. */
+const ref = text;
+const refs = z.array(ref);
+
+const timeZone = text.refine(
+  (value) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: (issue) => `unknown time zone ${JSON.stringify(issue.input)} (expected an IANA name such as Europe/Paris)` },
+);
+
+export const accountSchema = z.strictObject({
+  id: uuid.optional(),
+  email: z.email({ error: (issue) => `invalid email ${JSON.stringify(issue.input)}` }),
+  password: z.string().min(8, 'password must have at least 8 characters'),
+  fullName: text,
+  shortName: text.optional(),
+  phone: text.optional(),
+  companyName: text.optional(),
+  countryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'countryCode must be an ISO 3166-1 alpha-2 code in upper case, e.g. DE')
+    .optional(),
+  language: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language')).optional(),
+  timeZone: timeZone.optional(),
+});
+
+export const groupSchema = z.strictObject({
+  id: uuid.optional(),
+  label: text,
+  tags: z.array(text).default([]),
+  hierarchyLevel: enumOf(HIERARCHY_LEVELS, 'hierarchyLevel').default('UNASSIGNED'),
+  /** Parent groups (id or label). */
+  parents: refs.default([]),
+  /** Member accounts (email or id): they see this group, its descendants and their assets. */
+  members: refs.default([]),
+  /** Owner account (email or id). */
+  owner: ref.optional(),
+});
+
+export const productSchema = z.strictObject({
+  id: uuid.optional(),
+  name: text,
+  network: enumOf(PRODUCT_NETWORKS, 'network'),
+  market: enumOf(PRODUCT_MARKETS, 'market'),
+  hasWifi: z.boolean().default(false),
+  hasBluetooth: z.boolean().default(false),
+});
+
+export const sessionSchema = z.strictObject({
+  /** Vehicle id, VIN or plate. */
+  vehicle: ref,
+  startedAt: timestamp,
+  /** Absent or null: the session is open (the device is in this vehicle now). */
+  endedAt: timestamp.nullable().optional(),
+});
+
+export const deviceSchema = z.strictObject({
+  id: z.string().refine(isValidImei, {
+    error: (issue) => `invalid IMEI ${JSON.stringify(issue.input)}: expected 15 digits ending with the Luhn check digit`,
+  }),
+  deviceType: text,
+  serialNumber: text.optional(),
+  activeAccount: text.optional(),
+  onboarded: z.boolean().default(false),
+  /** Default: DISCONNECTED when lastConnectionAt is given, else NEVER_CONNECTED. */
+  status: enumOf(DEVICE_STATUSES, 'status').optional(),
+  /** Owner account (email or id). */
+  owner: ref.optional(),
+  /** Product name or id (of this file or already in the database). */
+  product: ref.optional(),
+  /** Groups (label or id); at least one, else no account can see the device. */
+  groups: refs.min(1, 'a device must be in at least one group'),
+  /** The vehicle the device is in now (id, VIN or plate). */
+  currentVehicle: ref.optional(),
+  firstConnectionAt: timestamp.optional(),
+  lastConnectionAt: timestamp.optional(),
+  lastDisconnectionAt: timestamp.optional(),
+  lastActivityAt: timestamp.optional(),
+  lastConnectionReason: enumOf(CONNECTION_REASONS, 'lastConnectionReason').optional(),
+  lastDisconnectionReason: enumOf(DISCONNECTION_REASONS, 'lastDisconnectionReason').optional(),
+  vehicleSessions: z.array(sessionSchema).default([]),
+});
+
+export const vehicleSchema = z.strictObject({
+  id: uuid.optional(),
+  vin: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().regex(VIN_PATTERN, 'VIN must be 17 characters of A-Z and 0-9 without I, O or Q'))
+    .optional(),
+  plate: text.optional(),
+  make: text.optional(),
+  model: text.optional(),
+  year: z.number().int().min(1900).max(2100).optional(),
+  fuelType: enumOf(FUEL_TYPES, 'fuelType').default('OTHER'),
+  odometerKm: z.number().int().min(0).optional(),
+  color: text.optional(),
+  /** Groups (label or id); at least one. */
+  groups: refs.min(1, 'a vehicle must be in at least one group'),
+});
+
+export const organizationSchema = z.strictObject({
+  id: uuid.optional(),
+  name: text,
+  accounts: z.array(accountSchema).default([]),
+  groups: z.array(groupSchema).default([]),
+  /** Products are a global catalog; they may be listed here or at the top level. */
+  products: z.array(productSchema).default([]),
+  vehicles: z.array(vehicleSchema).default([]),
+  devices: z.array(deviceSchema).default([]),
+});
+
+export const datasetSchema = z.strictObject({
+  $schema: z.string().optional(),
+  products: z.array(productSchema).default([]),
+  organizations: z.array(organizationSchema).min(1, 'a dataset needs at least one organization'),
+});
+
+export type Dataset = z.output<typeof datasetSchema>;
+export type DatasetInput = z.input<typeof datasetSchema>;
+export type OrganizationInput = z.output<typeof organizationSchema>;
+export type AccountInput = z.output<typeof accountSchema>;
+export type GroupInput = z.output<typeof groupSchema>;
+export type ProductInput = z.output<typeof productSchema>;
+export type DeviceInput = z.output<typeof deviceSchema>;
+export type VehicleInput = z.output<typeof vehicleSchema>;
+
+/** `organizations[0].devices[3].owner` from a path of keys and indexes. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(root)';
+}
