@@ -70,6 +70,7 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     SSO_PORT: String(await freePort()),
     FLEET_CORE_PORT: String(await freePort()),
     GEODECODE_PORT: String(await freePort()),
+    VEHICLE_DATA_PORT: String(await freePort()),
   };
   const first = await npmStart(env);
   try {

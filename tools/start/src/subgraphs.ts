@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp as buildFleetCore, loadFleetCoreConfig } from '@fleetgraph/fleet-core';
 import { buildApp as buildGeodecode, loadGeodecodeConfig } from '@fleetgraph/geodecode';
+import { buildApp as buildVehicleData, loadVehicleDataConfig } from '@fleetgraph/vehicle-data';
 
 type Env = Record<string, string | undefined>;
 
@@ -29,5 +30,11 @@ export const SUBGRAPH_LAUNCHERS: SubgraphLauncher[] = [
     envPrefix: 'GEODECODE',
     defaultPort: 4006,
     build: (env, databaseUrl) => buildGeodecode({ ...loadGeodecodeConfig(env), databaseUrl }),
+  },
+  {
+    name: 'vehicle-data',
+    envPrefix: 'VEHICLE_DATA',
+    defaultPort: 4005,
+    build: (env, databaseUrl) => buildVehicleData({ ...loadVehicleDataConfig(env), databaseUrl }, { seed: true }),
   },
 ];

@@ -1,0 +1,100 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { startHarness, type Harness } from './test-harness';
+import { FX } from './testing/fleet-fixture';
+import { GIF_BASE64, plateImage, rotatedPlateImage, sceneImage } from './testing/plate-images';
+
+const ALPR = `query ($picture: String!, $country: String!, $region: String, $year: Int) {
+  alpr(vehiclePicture: $picture, country: $country, region: $region, year: $year) {
+    plate { text normalized confidence country region boundingBox { x y width height } }
+    vehicle { vin make model year color engineFuelType verified details { vin plate } }
+  }
+}`;
+
+describe('alpr', () => {
+  let h: Harness;
+  let alice: ReturnType<Harness['as']>;
+  const read = (picture: Buffer | string, country: string, extra: Record<string, unknown> = {}) =>
+    alice(ALPR, { picture: typeof picture === 'string' ? picture : picture.toString('base64'), country, ...extra });
+  before(async () => {
+    h = await startHarness('vd_alpr');
+    alice = h.as(FX.alice);
+  });
+  after(() => h.close());
+
+  test('a close-up of a French plate, resolved through the plate registry', async () => {
+    const res = await read(await plateImage('GH-456-JK'), 'FR');
+    assert.equal(res.errors, undefined);
+    const { plate, vehicle } = res.data.alpr;
+    assert.equal(plate.normalized, 'GH456JK');
+    assert.equal(plate.text, 'GH-456-JK');
+    assert.equal(plate.country, 'FR');
+    assert.ok(plate.confidence > 0.5 && plate.confidence <= 1, String(plate.confidence));
+    assert.ok(plate.boundingBox.width > 400);
+    assert.deepEqual([vehicle.make, vehicle.model, vehicle.color, vehicle.engineFuelType], ['Renault', 'Clio', 'Grey', 'DIESEL']);
+    assert.equal(vehicle.details.plate, 'GH-456-JK');
+  });
+
+  test('rotated plates (8° and -15°) are read, and resolve to a visible fleet vehicle', async () => {
+    for (const angle of [8, -15]) {
+      const res = await read(await rotatedPlateImage('AB-123-CD', angle), 'FR');
+      assert.equal(res.errors, undefined);
+      assert.equal(res.data.alpr.plate.normalized, 'AB123CD', `angle ${angle}`);
+      assert.equal(res.data.alpr.vehicle.model, 'Accord');
+      assert.equal(res.data.alpr.vehicle.year, 2003);
+    }
+  });
+
+  test('a plate inside a larger street scene (JPEG) is located and read', async () => {
+    const res = await read(await sceneImage('B-TS 3000E'), 'DE');
+    assert.equal(res.errors, undefined);
+    const { plate, vehicle } = res.data.alpr;
+    assert.equal(plate.normalized, 'BTS3000E');
+    const box = plate.boundingBox;
+    assert.ok(Math.abs(box.x - 490) < 20 && Math.abs(box.y - 520) < 20 && box.width < 340 && box.height < 90, JSON.stringify(box));
+    assert.deepEqual([vehicle.make, vehicle.model, vehicle.vin], ['Tesla', 'Model 3', '5YJ3E1EA2KF317000']);
+    const spanish = await read(await sceneImage('1234 BCD'), 'ES');
+    assert.equal(spanish.data.alpr.plate.normalized, '1234BCD');
+    assert.equal(spanish.data.alpr.vehicle.make, 'SEAT');
+  });
+
+  test('a US plate with its state region; the year argument picks the vehicle', async () => {
+    const res = await read(`data:image/png;base64,${(await plateImage('7ABC123')).toString('base64')}`, 'US', { region: 'CA', year: 2003 });
+    assert.equal(res.errors, undefined);
+    assert.equal(res.data.alpr.plate.normalized, '7ABC123');
+    assert.equal(res.data.alpr.plate.region, 'CA');
+    assert.equal(res.data.alpr.vehicle.model, 'Accord');
+  });
+
+  test('a picture without a readable plate gives a null plate', async () => {
+    const blank = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#88aa66' } }).png().toBuffer();
+    const res = await read(blank, 'FR');
+    assert.equal(res.errors, undefined);
+    assert.deepEqual(res.data.alpr, { plate: null, vehicle: null });
+  });
+
+  test('GIF, corrupt, truncated, foreign, tiny and non-base64 pictures are refused clearly', async () => {
+    const png = await plateImage('AB-123-CD');
+    const jpeg = await sceneImage('AB-123-CD');
+    const corruptPng = Buffer.concat([png.subarray(0, 8), Buffer.from('this is not a PNG body at all, just bytes'.repeat(4))]);
+    const truncatedJpeg = jpeg.subarray(0, Math.floor(jpeg.length / 3));
+    const tiny = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).png().toBuffer();
+    const cases: [string, RegExp][] = [
+      [GIF_BASE64, /GIF image: GIF is not supported; send a JPEG or PNG/],
+      [corruptPng.toString('base64'), /could not be decoded: the PNG data is corrupt or truncated/],
+      [truncatedJpeg.toString('base64'), /could not be decoded: the JPEG data is corrupt or truncated/],
+      [Buffer.from('hello, this is plain text').toString('base64'), /not a JPEG or PNG image/],
+      [tiny.toString('base64'), /20×20 pixels: width and height must be between 48 and 8000/],
+      ['@@not base64@@', /not valid base64/],
+      ['', /vehiclePicture is empty/],
+    ];
+    for (const [picture, message] of cases) {
+      const res = await read(picture, 'FR');
+      assert.equal(res.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', String(message));
+      assert.match(res.errors![0]!.message, message);
+    }
+    const country = await read(png, 'XX');
+    assert.match(country.errors![0]!.message, /not supported/);
+  });
+});

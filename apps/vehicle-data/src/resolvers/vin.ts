@@ -1,0 +1,61 @@
+import { badInput } from '@fleetgraph/paging';
+import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { deviceVin } from '../data/fleet';
+import { fillMissing, findReference, referenceFields } from '../data/references';
+import type { VehicleDataLoaders } from '../services';
+import { decodeVinStructure, type DecodeVinResult } from '../vin/decode';
+import { assertCheckDigit, isNorthAmerican, normalizeVin, validateVin } from '../vin/validate';
+import { VIN_REGIONS, type VinRegion } from '../vin/wmi';
+
+type Ctx = SubgraphContext<VehicleDataLoaders>;
+
+export interface DecodeVinArgs {
+  vin: string;
+  deviceId?: string | null;
+  region?: string | null;
+  kba?: string | null;
+  kType?: string | null;
+}
+
+function parseRegion(region: string | null | undefined): VinRegion | null {
+  if (region == null || region.trim() === '') return null;
+  const r = region.trim().toLowerCase().replace(/[_-]/g, ' ') as VinRegion;
+  if (!VIN_REGIONS.includes(r)) throw badInput(`region must be one of ${VIN_REGIONS.join(', ')} (got "${region}").`, { argument: 'region' });
+  return r;
+}
+
+/** Validates and decodes one VIN (check digit mandatory in North America). */
+export async function decodeOneVin(loaders: VehicleDataLoaders, input: string, region: VinRegion | null, argument = 'vin'): Promise<DecodeVinResult> {
+  const vin = validateVin(input, argument);
+  if (isNorthAmerican(vin) || region === 'north america') assertCheckDigit(vin, argument);
+  return decodeVinStructure(vin, loaders.vpic, region);
+}
+
+export const vinQueries = {
+  async decodeVin(_: unknown, args: DecodeVinArgs, { loaders }: Ctx): Promise<DecodeVinResult[]> {
+    const region = parseRegion(args.region);
+    let vin = normalizeVin(args.vin);
+    if (vin === '' && args.deviceId) {
+      vin = normalizeVin((await deviceVin(loaders.knex, loaders.viewer, args.deviceId)) ?? '');
+      if (vin === '' && !args.kba && !args.kType) return [];
+    }
+    const reference = args.kba || args.kType ? await findReference(loaders.knex, { kba: args.kba ?? null, kType: args.kType ?? null }) : null;
+    if (vin === '') {
+      if (!args.kba && !args.kType) throw badInput('Give a vin, or a deviceId, kba or kType to decode.', { argument: 'vin' });
+      if (!reference) return [];
+      return [
+        {
+          ...referenceFields(reference),
+          id: `ref:${reference.id}`,
+          vin: null,
+          verified: true,
+          decodingRegion: region,
+          extraInfo: null,
+          options: [],
+        } as DecodeVinResult,
+      ];
+    }
+    const decoded = await decodeOneVin(loaders, vin, region);
+    return [reference ? fillMissing(decoded, referenceFields(reference)) : decoded];
+  },
+};

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import type { CursorCodec } from '@fleetgraph/paging';
+import type { UserContext } from '@fleetgraph/auth';
+import type { OcrPool } from './alpr/ocr';
+import type { Vpic } from './vin/vpic';
+
+/** Process-wide resources, created by buildApp and closed with the app. */
+export interface VehicleDataServices {
+  knex: Knex;
+  codec: CursorCodec;
+  vpic: Vpic;
+  ocr: OcrPool;
+}
+
+/** Per-request context: the services plus the viewer (account id). */
+export function createLoaders(services: VehicleDataServices, user: UserContext) {
+  return { ...services, viewer: user.uid };
+}
+
+export type VehicleDataLoaders = ReturnType<typeof createLoaders>;
