@@ -49,6 +49,7 @@ export default tseslint.config(
             '@fleetgraph/fleet-core',
             '@fleetgraph/geodecode',
             '@fleetgraph/vehicle-data',
+            '@fleetgraph/vehicle-data/testing',
             '@fleetgraph/seed',
             '@fleetgraph/start',
             '@fleetgraph/compose',

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { createTokenVerifier } from '@fleetgraph/auth';
+import { createRevocationList, createTokenVerifier, type RevocationList } from '@fleetgraph/auth';
 import { createServer } from '@fleetgraph/service-kit';
 import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
@@ -18,6 +18,8 @@ import { formatError } from './errors';
 
 export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
+  /** The SSO's revocation list (the one-process start shares its in-memory list); default from REDIS_URL. */
+  revocations?: RevocationList;
 }
 
 export async function buildApp(config: GatewayConfig, options: GatewayBuildOptions = {}): Promise<FastifyInstance> {
@@ -33,7 +35,9 @@ export async function buildApp(config: GatewayConfig, options: GatewayBuildOptio
     includeStacktraceInErrorResponses: false,
     formatError,
     // The default landing page loads from a CDN; the explorer will be served locally instead.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
+    // No drain plugin: it calls fastify.close() from apollo.stop(), which our onClose hook calls,
+    // so closing would wait on itself. Fastify's own close already drains connections.
+    plugins: [ApolloServerPluginLandingPageDisabled()],
     logger: app.log,
   });
   await apollo.start();
@@ -41,7 +45,22 @@ export async function buildApp(config: GatewayConfig, options: GatewayBuildOptio
     await apollo.stop();
   });
 
-  const verifier = createTokenVerifier({ issuer: config.issuer, audience: config.audience, jwks: options.jwks ?? config.jwksUrl });
+  // Verification stays local (cached keys and tokens); only the revocation check may ask Redis,
+  // at most once per token every revocationCacheMs.
+  const revocations =
+    options.revocations ??
+    createRevocationList({
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      cacheMs: config.revocationCacheMs,
+      onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
+    });
+  if (!options.revocations) app.addHook('onClose', async () => revocations.close());
+  const verifier = createTokenVerifier({
+    issuer: config.issuer,
+    audience: config.audience,
+    jwks: options.jwks ?? config.jwksUrl,
+    isRevoked: (jti) => revocations.isRevoked(jti),
+  });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],

@@ -13,6 +13,10 @@ export interface GatewayConfig {
   /** subgraph name -> URL, overriding the supergraph's (SUBGRAPH_FLEET_CORE_URL=...) */
   subgraphUrls: Record<string, string>;
   subgraphTimeoutMs: number;
+  /** Redis holding the SSO's revocation list; without it the gateway sees no revocations of other processes. */
+  redisUrl: string | undefined;
+  /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
+  revocationCacheMs: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -26,6 +30,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     SUPERGRAPH_PATH: z.string().default(join(repoRoot, 'supergraph.graphql')),
     INTROSPECTION: envField.bool(true),
     SUBGRAPH_TIMEOUT_MS: envField.int(10_000, 1),
+    REDIS_URL: z.string().url().optional(),
+    REVOCATION_CACHE_MS: envField.int(2000, 0),
   });
   const parsed = parseEnv('gateway', schema, env);
   const subgraphUrls: Record<string, string> = {};
@@ -44,5 +50,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     introspection: parsed.INTROSPECTION,
     subgraphUrls,
     subgraphTimeoutMs: parsed.SUBGRAPH_TIMEOUT_MS,
+    redisUrl: parsed.REDIS_URL,
+    revocationCacheMs: parsed.REVOCATION_CACHE_MS,
   };
 }

@@ -1,9 +1,11 @@
 /**
- * The SSO: an OAuth 2.0 authorization server (first cut: password and refresh-token grants,
- * JWKS, user profile). buildApp returns the Fastify instance; main.ts only reads config,
- * listens and shuts down.
+ * The SSO: an OAuth 2.0 authorization server (password, authorization-code and refresh-token
+ * grants; sign-in and consent pages; application registration pages; discovery, JWKS,
+ * revocation, introspection; user profile).
+ * buildApp returns the Fastify instance; main.ts only reads config, listens and shuts down.
  */
 import type { FastifyInstance } from 'fastify';
+import { createRevocationList, type RevocationList } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, ping } from '@fleetgraph/db';
 import { createServer } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
@@ -11,32 +13,57 @@ import type { SsoConfig } from './config';
 import { ensureSigningKey, loadKeyStore } from './keys';
 import type { OAuthContext } from './oauth/context';
 import { decoyHash } from './passwords';
+import { applicationRoutes } from './routes/applications';
+import { authorizeRoutes } from './routes/authorize';
+import { discoveryRoutes } from './routes/discovery';
+import { introspectRoutes } from './routes/introspect';
 import { jwksRoutes } from './routes/jwks';
+import { revokeRoutes } from './routes/revoke';
 import { tokenRoutes } from './routes/token';
 import { usersMeRoutes } from './routes/users-me';
 
 export interface BuildOptions {
   /** Called for every SQL statement (tests count them). */
   onQuery?: (sql: string) => void;
+  /**
+   * Where revoked access-token ids are published for the gateway. Default: an in-memory list
+   * (one process); main.ts passes a Redis one when REDIS_URL is set. Closed with the app only
+   * when created here.
+   */
+  revocations?: RevocationList;
 }
 
 export async function buildApp(config: SsoConfig & { databaseUrl: string }, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = createServer({ name: config.name, logLevel: config.logLevel });
+  const app = createServer({
+    name: config.name,
+    logLevel: config.logLevel,
+    // Trust the nearest N proxies' X-Forwarded-For entries (proxy-addr's hop-count semantics).
+    ...(config.trustProxyHops > 0 ? { fastify: { trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops } } : {}),
+  });
   const knex = createKnex({ url: config.databaseUrl, applicationName: config.name, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
-  app.addHook('onClose', async () => knex.destroy());
+  const revocations = options.revocations ?? createRevocationList();
+  app.addHook('onClose', async () => {
+    if (!options.revocations) await revocations.close();
+    await knex.destroy();
+  });
   try {
     await migrateSchema(knex, SSO_SCHEMA, migrations);
     await ensureSigningKey(knex);
-    const keys = await loadKeyStore(knex);
+    const keys = await loadKeyStore(knex, { retentionSeconds: config.accessTokenTtl });
     // Computed now, so the first unknown-user login costs no more than any other.
     await decoyHash();
 
-    const ctx: OAuthContext = { knex, keys, config };
+    const ctx: OAuthContext = { knex, keys, config, revocations, log: app.log };
     app.addReadinessCheck('database', () => ping(knex));
     // Each route family is its own encapsulated plugin with its own error handling.
     await app.register(async (scope) => tokenRoutes(scope, ctx));
+    await app.register(async (scope) => revokeRoutes(scope, ctx));
+    await app.register(async (scope) => introspectRoutes(scope, ctx));
+    await app.register(async (scope) => authorizeRoutes(scope, ctx));
+    await app.register(async (scope) => applicationRoutes(scope, ctx));
     await app.register(async (scope) => usersMeRoutes(scope, ctx));
     await app.register(async (scope) => jwksRoutes(scope, keys));
+    await app.register(async (scope) => discoveryRoutes(scope, config));
     await app.ready();
   } catch (error) {
     await app.close().catch(() => {});

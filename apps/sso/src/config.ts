@@ -19,6 +19,14 @@ export interface SsoConfig {
   refreshTokenTtl: number;
   /** Optional here: main.ts falls back to the embedded database. */
   databaseUrl: string | undefined;
+  /** Shared revocation list for the gateway; absent: in-memory (one process). */
+  redisUrl: string | undefined;
+  /**
+   * Proxy hops whose X-Forwarded-For is trusted for the client address (0: none). Behind a load
+   * balancer this must be set, or every client shares the balancer's address and the per-address
+   * sign-in throttling would lock them out together.
+   */
+  trustProxyHops: number;
 }
 
 const schema = z.object({
@@ -32,6 +40,8 @@ const schema = z.object({
   REFRESH_TOKEN_TTL: envField.int(30 * 24 * 3600, 60),
   LOG_LEVEL: envField.logLevel(),
   DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  SSO_TRUST_PROXY_HOPS: envField.int(0, 0),
 });
 
 export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
@@ -46,5 +56,7 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     accessTokenTtl: parsed.ACCESS_TOKEN_TTL,
     refreshTokenTtl: parsed.REFRESH_TOKEN_TTL,
     databaseUrl: parsed.DATABASE_URL,
+    redisUrl: parsed.REDIS_URL,
+    trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
   };
 }

@@ -11,6 +11,9 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'invalid_token'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'unsupported_token_type'
   | 'server_error';
 
 export class OAuthError extends Error {

@@ -5,8 +5,15 @@
  * - kid = RFC 7638 JWK thumbprint of the public key;
  * - two instances starting at once on an empty table create one key, not two: the check and the
  *   insert run under a transaction-scoped advisory lock;
- * - the active key is the newest activated, non-retired one; the JWKS publishes every
- *   non-retired public key, so tokens signed before a rotation keep verifying;
+ * - rotation (rotateSigningKey, CLI `keys rotate`): the new key is published in the JWKS at once
+ *   but signs only from its activated_at, ROTATION_DELAY_SECONDS later by default (longer than
+ *   the JWKS cache age plus the store's reload interval, so every verifier knows it before it
+ *   signs); the previous key retires at that same moment and stays published for the retention
+ *   period (the access-token lifetime, 7200 s) so the tokens it signed keep verifying;
+ * - the active key at time t is the newest one with activated_at <= t and not retired at t;
+ *   the JWKS publishes every key not retired, or retired less than the retention period ago;
+ * - each store reloads from the database at most every RELOAD_INTERVAL_MS in the background, so a
+ *   rotation done by the CLI or another instance is picked up before the new key activates;
  * - a token naming a kid this instance has not loaded (another instance rotated) triggers one
  *   reload from the database, at most every RELOAD_COOLDOWN_MS.
  */
@@ -27,6 +34,9 @@ export const SIGNING_ALG = 'RS256';
 /** pg_advisory_xact_lock key guarding first-start key creation (any constant unique to this use). */
 const KEY_CREATION_LOCK = 4_100_001;
 const RELOAD_COOLDOWN_MS = 30_000;
+const RELOAD_INTERVAL_MS = 60_000;
+export const ROTATION_DELAY_SECONDS = 600;
+export const DEFAULT_RETENTION_SECONDS = 7200;
 
 export interface PublicJwk {
   kid: string;
@@ -57,6 +67,27 @@ interface KeyRow {
   private_jwk: JWK;
   public_jwk: JWK;
   activated_at: Date | null;
+  retired_at: Date | null;
+}
+
+interface LoadedKey {
+  kid: string;
+  publicJwk: PublicJwk;
+  privateKey: CryptoKey;
+  activatedAt: number | null;
+  retiredAt: number | null;
+}
+
+async function newKeyValues(): Promise<{ kid: string; private_jwk: string; public_jwk: string }> {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const privateJwk = await exportJWK(privateKey);
+  const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
+  return {
+    kid,
+    private_jwk: JSON.stringify({ ...privateJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
+    public_jwk: JSON.stringify(toPublicJwk(kid, publicJwk)),
+  };
 }
 
 function toPublicJwk(kid: string, jwk: JWK): PublicJwk {
@@ -70,49 +101,89 @@ export async function ensureSigningKey(knex: Knex): Promise<string> {
     await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
     const existing = await trx('sso.signing_keys')
       .select('kid')
-      .whereNotNull('activated_at')
-      .whereNull('retired_at')
+      .where('activated_at', '<=', trx.fn.now())
+      .where((q) => q.whereNull('retired_at').orWhere('retired_at', '>', trx.fn.now()))
       .orderBy('activated_at', 'desc')
       .first();
     if (existing) return existing.kid as string;
 
-    const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
-    const publicJwk = await exportJWK(publicKey);
-    const privateJwk = await exportJWK(privateKey);
-    const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
-    await trx('sso.signing_keys').insert({
-      kid,
-      alg: SIGNING_ALG,
-      private_jwk: JSON.stringify({ ...privateJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
-      public_jwk: JSON.stringify(toPublicJwk(kid, publicJwk)),
-      activated_at: trx.fn.now(),
-    });
-    return kid;
+    const values = await newKeyValues();
+    await trx('sso.signing_keys').insert({ ...values, alg: SIGNING_ALG, activated_at: trx.fn.now() });
+    return values.kid;
   });
 }
 
-export async function loadKeyStore(knex: Knex): Promise<KeyStore> {
-  let activeKey: SigningKey | undefined;
-  let published: PublicJwk[] = [];
+/**
+ * Publishes a new key now that signs from `delaySeconds` on; every key not yet retired retires
+ * at that moment. Returns the new kid and its activation time.
+ */
+export async function rotateSigningKey(knex: Knex, options: { delaySeconds?: number } = {}): Promise<{ kid: string; activatesAt: Date }> {
+  const delay = options.delaySeconds ?? ROTATION_DELAY_SECONDS;
+  const values = await newKeyValues();
+  return knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
+    const at = ((await trx.raw(`select now() + make_interval(secs => ?) as at`, [delay])).rows as { at: Date }[])[0]!.at;
+    await trx('sso.signing_keys')
+      .where((q) => q.whereNull('retired_at').orWhere('retired_at', '>', at))
+      .update({ retired_at: at });
+    await trx('sso.signing_keys').insert({ ...values, alg: SIGNING_ALG, activated_at: at });
+    return { kid: values.kid, activatesAt: at };
+  });
+}
+
+export async function listSigningKeys(knex: Knex): Promise<{ kid: string; createdAt: Date; activatedAt: Date | null; retiredAt: Date | null }[]> {
+  const rows = await knex('sso.signing_keys').select('kid', 'created_at', 'activated_at', 'retired_at').orderBy('created_at');
+  return rows.map((row) => ({ kid: row.kid, createdAt: row.created_at, activatedAt: row.activated_at, retiredAt: row.retired_at }));
+}
+
+export async function loadKeyStore(knex: Knex, options: { retentionSeconds?: number } = {}): Promise<KeyStore> {
+  const retentionMs = (options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
+  let loaded: LoadedKey[] = [];
   let localSet = createLocalJWKSet({ keys: [] });
   let lastReload = 0;
+  let reloading: Promise<void> | undefined;
+
+  const isPublished = (key: LoadedKey, now: number) => key.retiredAt === null || key.retiredAt + retentionMs > now;
+  const published = (now = Date.now()) => loaded.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
 
   async function reload(): Promise<void> {
     const rows: KeyRow[] = await knex('sso.signing_keys')
-      .select('kid', 'private_jwk', 'public_jwk', 'activated_at')
-      .whereNull('retired_at')
+      .select('kid', 'private_jwk', 'public_jwk', 'activated_at', 'retired_at')
+      .where((q) => q.whereNull('retired_at').orWhere('retired_at', '>', knex.raw(`now() - make_interval(secs => ?)`, [retentionMs / 1000])))
       .orderBy([{ column: 'activated_at', order: 'desc', nulls: 'last' }, { column: 'created_at', order: 'desc' }]);
-    const activeRow = rows.find((row) => row.activated_at !== null);
-    if (!activeRow) throw new Error('no active signing key in sso.signing_keys');
-    activeKey = { kid: activeRow.kid, privateKey: (await importJWK(activeRow.private_jwk, SIGNING_ALG)) as CryptoKey };
-    published = rows.map((row) => toPublicJwk(row.kid, row.public_jwk));
-    localSet = createLocalJWKSet({ keys: published });
+    const keys: LoadedKey[] = [];
+    for (const row of rows) {
+      keys.push({
+        kid: row.kid,
+        publicJwk: toPublicJwk(row.kid, row.public_jwk),
+        privateKey: (await importJWK(row.private_jwk, SIGNING_ALG)) as CryptoKey,
+        activatedAt: row.activated_at ? new Date(row.activated_at).getTime() : null,
+        retiredAt: row.retired_at ? new Date(row.retired_at).getTime() : null,
+      });
+    }
+    loaded = keys;
+    localSet = createLocalJWKSet({ keys: published() });
     lastReload = Date.now();
+    if (!activeAt(Date.now())) throw new Error('no active signing key in sso.signing_keys');
+  }
+
+  function activeAt(now: number): LoadedKey | undefined {
+    return loaded.find((key) => key.activatedAt !== null && key.activatedAt <= now && (key.retiredAt === null || key.retiredAt > now));
+  }
+
+  function backgroundReload() {
+    if (reloading || Date.now() - lastReload < RELOAD_INTERVAL_MS) return;
+    reloading = reload()
+      .catch(() => {})
+      .finally(() => {
+        reloading = undefined;
+      });
   }
 
   await reload();
 
   const resolver: JWTVerifyGetKey = async (header, token) => {
+    backgroundReload();
     try {
       return await localSet(header, token);
     } catch (error) {
@@ -123,8 +194,18 @@ export async function loadKeyStore(knex: Knex): Promise<KeyStore> {
   };
 
   return {
-    active: () => activeKey!,
-    publicKeys: () => published,
+    active() {
+      backgroundReload();
+      const now = Date.now();
+      // Past a scheduled activation the newest due key signs even before a reload; a store whose
+      // only key retired (no successor loaded yet) keeps signing with it until the reload lands.
+      const key = activeAt(now) ?? loaded.find((k) => k.activatedAt !== null && k.activatedAt <= now)!;
+      return { kid: key.kid, privateKey: key.privateKey };
+    },
+    publicKeys: () => {
+      backgroundReload();
+      return published();
+    },
     resolver,
     reload,
   };

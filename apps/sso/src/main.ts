@@ -1,3 +1,4 @@
+import { createRevocationList } from '@fleetgraph/auth';
 import { resolveDatabase } from '@fleetgraph/db';
 import { dataDir, onShutdown } from '@fleetgraph/service-kit';
 import { buildApp } from './app';
@@ -5,9 +6,11 @@ import { loadSsoConfig } from './config';
 
 const config = loadSsoConfig();
 const database = await resolveDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), dataDir });
-const app = await buildApp({ ...config, databaseUrl: database.url });
+const revocations = createRevocationList(config.redisUrl ? { redisUrl: config.redisUrl } : {});
+const app = await buildApp({ ...config, databaseUrl: database.url }, { revocations });
 await app.listen({ port: config.port, host: config.host });
 onShutdown(async () => {
   await app.close();
+  await revocations.close();
   await database.stop();
 });

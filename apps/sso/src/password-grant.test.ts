@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLocalJWKSet } from 'jose';
 import { createTokenVerifier } from '@fleetgraph/auth';
-import { decodePart, insertUser, postToken, startSso, TEST_ISSUER, type SsoHarness } from './test-harness';
+import { decodePart, insertApplication, insertUser, postToken, startSso, TEST_ISSUER, type SsoHarness } from './test-harness';
 import { decoyHash, hashPassword } from './passwords';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -79,10 +79,17 @@ describe('password grant', () => {
     assert.equal(decodePart(res.json().access_token, 1).user.uid, user.id);
   });
 
-  test('a client_id given with the password grant is put in the token', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password, client_id: 'script-1' });
+  test('an authenticated client given with the password grant is put in the token', async () => {
+    const client = await insertApplication(sso.knex, { grantTypes: ['password', 'refresh_token'] });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+      client_id: client.clientId,
+      client_secret: client.clientSecret!,
+    });
     assert.equal(res.statusCode, 200);
-    assert.equal(decodePart(res.json().access_token, 1).client_id, 'script-1');
+    assert.equal(decodePart(res.json().access_token, 1).client_id, client.clientId);
   });
 
   test('a wrong password and an unknown user get the same invalid_grant, uncacheable', async () => {

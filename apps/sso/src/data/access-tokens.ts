@@ -22,3 +22,21 @@ export async function isAccessTokenRevoked(db: Knex, jti: string): Promise<boole
   const row = await db('sso.access_tokens').select('revoked_at').where({ jti }).first();
   return !row || row.revoked_at !== null;
 }
+
+export interface RevokedAccessToken {
+  jti: string;
+  /** Epoch seconds. */
+  exp: number;
+}
+
+/** Marks one access token revoked (whether or not it was before). */
+export async function revokeAccessToken(db: Knex | Knex.Transaction, jti: string): Promise<void> {
+  if (!UUID.test(jti)) return;
+  await db('sso.access_tokens').where({ jti }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+}
+
+export async function findAccessToken(db: Knex, jti: string) {
+  if (!UUID.test(jti)) return undefined;
+  const row = await db('sso.access_tokens').select('jti', 'client_id', 'revoked_at', 'expires_at').where({ jti }).first();
+  return row ? { jti: row.jti as string, clientId: row.client_id as string | null, revokedAt: row.revoked_at as Date | null } : undefined;
+}

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@fleetgraph/db';
+import type { RevokedAccessToken } from './access-tokens';
 
 export interface RefreshTokenRow {
   id: string;
@@ -50,7 +51,10 @@ export async function findRefreshTokenForUpdate(trx: Knex.Transaction, token: st
     .where({ token_hash: hashRefreshToken(token) })
     .forUpdate()
     .first();
-  if (!row) return undefined;
+  return row ? toRow(row) : undefined;
+}
+
+function toRow(row: Record<string, any>): RefreshTokenRow {
   return {
     id: row.id,
     familyId: row.family_id,
@@ -67,8 +71,35 @@ export async function markRotated(trx: Knex.Transaction, id: string): Promise<vo
   await trx('sso.refresh_tokens').where({ id }).update({ rotated_at: trx.fn.now() });
 }
 
-/** Revokes every refresh token of a family and every access token issued from it. */
-export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<void> {
+/** Revokes every refresh token of a family and every access token issued from it; returns the
+ * access tokens revoked now (for the shared revocation list, once the transaction commits). */
+export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<RevokedAccessToken[]> {
   await trx('sso.refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
-  await trx('sso.access_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+  const rows: { jti: string; expires_at: Date }[] = await trx('sso.access_tokens')
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: trx.fn.now() })
+    .returning(['jti', 'expires_at']);
+  return rows.map((row) => ({ jti: row.jti, exp: Math.floor(new Date(row.expires_at).getTime() / 1000) }));
+}
+
+/** The unrevoked row of a presented refresh token (no lock), for revocation and introspection. */
+export async function findRefreshToken(db: Knex | Knex.Transaction, token: string): Promise<RefreshTokenRow | undefined> {
+  const row = await db('sso.refresh_tokens')
+    .select('id', 'family_id', 'user_id', 'client_id', 'scope', 'expires_at', 'rotated_at', 'revoked_at')
+    .where({ token_hash: hashRefreshToken(token) })
+    .first();
+  return row ? toRow(row) : undefined;
+}
+
+/** Revokes every refresh and access token of a client (its deletion); returns the access tokens. */
+export async function revokeClientTokens(db: Knex, clientId: string): Promise<RevokedAccessToken[]> {
+  await db('sso.refresh_tokens').where({ client_id: clientId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  const rows: { jti: string; expires_at: Date }[] = await db('sso.access_tokens')
+    .where({ client_id: clientId })
+    .whereNull('revoked_at')
+    .where('expires_at', '>', db.fn.now())
+    .update({ revoked_at: db.fn.now() })
+    .returning(['jti', 'expires_at']);
+  return rows.map((row) => ({ jti: row.jti, exp: Math.floor(new Date(row.expires_at).getTime() / 1000) }));
 }

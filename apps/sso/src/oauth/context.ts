@@ -1,5 +1,8 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { RevocationList } from '@fleetgraph/auth';
 import type { Knex } from '@fleetgraph/db';
 import type { SsoConfig } from '../config';
+import type { ApplicationWithSecret } from '../data/applications';
 import type { KeyStore } from '../keys';
 
 /** What every endpoint check and grant works with. */
@@ -7,12 +10,24 @@ export interface OAuthContext {
   knex: Knex;
   keys: KeyStore;
   config: SsoConfig;
+  /** Shared list of revoked access-token ids (the gateway reads it). */
+  revocations: RevocationList;
+  log: FastifyBaseLogger;
 }
 
 /** Token endpoint parameters: one string per name (see checks/params.ts). */
 export type TokenParams = Record<string, string>;
 
-/** The client a request speaks for; null when none was named (password grant of a script). */
+/**
+ * The client a request speaks for, authenticated (checks/client.ts); both null when none was
+ * named (password grant of a script).
+ */
 export interface ClientIdentity {
   clientId: string | null;
+  application: ApplicationWithSecret | null;
+}
+
+/** Facts about the HTTP request a grant may need (throttling, audit). */
+export interface RequestMeta {
+  ip: string;
 }

@@ -4,19 +4,22 @@
  *   invalid_request, never a 415/500;
  * - every answer, success or error, carries Cache-Control: no-store and Pragma: no-cache;
  * - errors are `{ error, error_description }`; invalid_client is 401 with WWW-Authenticate;
- * - pipeline: read params -> grant type -> client -> grant (its own checks) -> tokens.
+ *   a throttled password check is 429 with Retry-After (see grants/password.ts);
+ * - pipeline: read params -> grant type -> client authentication -> grant (its own checks) -> tokens.
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, wwwAuthenticate } from '../errors';
-import { resolveClient } from '../oauth/checks/client';
+import { authenticateClient } from '../oauth/checks/client';
 import { checkGrantType } from '../oauth/checks/grant-type';
 import { readParams } from '../oauth/checks/params';
 import type { OAuthContext } from '../oauth/context';
+import { authorizationCodeGrant } from '../oauth/grants/authorization-code';
 import { passwordGrant } from '../oauth/grants/password';
 import { refreshTokenGrant } from '../oauth/grants/refresh-token';
 
 const GRANTS = {
+  authorization_code: authorizationCodeGrant,
   password: passwordGrant,
   refresh_token: refreshTokenGrant,
 } as const;
@@ -35,22 +38,29 @@ export function oauthErrorHandler(error: Error & { statusCode?: number }, reques
     oauthError = new OAuthError('server_error', 'Internal server error');
   }
   const challenge = wwwAuthenticate(oauthError);
+  const retryAfter = (oauthError as OAuthError & { retryAfter?: number }).retryAfter;
+  if (retryAfter) reply.header('retry-after', String(retryAfter));
   if (challenge) reply.header('www-authenticate', challenge);
   return reply.code(oauthError.status).send(oauthError.toJSON());
 }
 
-export async function tokenRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
+/** Form bodies, RFC 6749 errors and no-store answers: what every OAuth JSON endpoint shares. */
+export async function oauthEndpointDefaults(app: FastifyInstance): Promise<void> {
   await app.register(formbody);
   app.setErrorHandler(oauthErrorHandler);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     reply.header('pragma', 'no-cache');
   });
+}
+
+export async function tokenRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
+  await oauthEndpointDefaults(app);
 
   app.post('/oauth/token', async (request) => {
     const params = readParams(request.body);
     const grantType = checkGrantType(params, SUPPORTED);
-    const client = resolveClient(request.headers.authorization, params);
-    return GRANTS[grantType](ctx, params, client);
+    const client = await authenticateClient(ctx, request.headers.authorization, params);
+    return GRANTS[grantType](ctx, params, client, { ip: request.ip });
   });
 }

@@ -1,30 +1,62 @@
 /**
  * Password grant (spec 5.2, RFC 6749 4.3).
  * - username (an email, matched case-insensitively) and password are required: invalid_request;
+ * - a client is optional (scripts of an account owner); a registered client must be allowed the
+ *   password grant (unauthorized_client);
+ * - throttled per account and per client address (data/throttle.ts): while throttled the answer
+ *   is 429 with Retry-After and the RFC 6749 body `invalid_grant` ("Too many failed attempts"),
+ *   without checking the password;
  * - the password is checked with argon2; an unknown user is checked against a decoy hash, so it
  *   costs the same time as a wrong password and answers the same invalid_grant (no enumeration);
  * - a disabled user is refused with the same invalid_grant;
- * - the granted scope is `public`; every login starts a new refresh-token family.
+ * - the granted scope is `public`; every login starts a new refresh-token family;
+ * - successes, failures and throttled attempts are audited.
  */
 import { randomUUID } from 'node:crypto';
+import { audit } from '../../data/audit';
+import { clearAccountFailures, recordFailure, retryAfterSeconds, throttleKeys } from '../../data/throttle';
 import { findUserByEmail } from '../../data/users';
 import { OAuthError } from '../../errors';
 import { decoyHash, verifyPassword } from '../../passwords';
+import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
-import type { ClientIdentity, OAuthContext, TokenParams } from '../context';
+import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../context';
 import { issueTokens, type TokenResponse } from '../issue';
 
 export const PASSWORD_GRANT_SCOPE = 'public';
 const BAD_CREDENTIALS = 'The username or password is not correct';
 
-export async function passwordGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity): Promise<TokenResponse> {
+export class ThrottledError extends OAuthError {
+  constructor(readonly retryAfter: number) {
+    super('invalid_grant', `Too many failed attempts; try again in ${retryAfter} seconds`, 429);
+  }
+}
+
+export async function passwordGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity, meta: RequestMeta): Promise<TokenResponse> {
+  checkClientGrant(client, 'password');
   const { username, password } = requireParams(params, 'username', 'password');
   const scope = checkScope(params.scope, PASSWORD_GRANT_SCOPE);
 
+  const keys = throttleKeys(username, meta.ip);
+  const wait = await retryAfterSeconds(ctx.knex, keys);
+  if (wait > 0) {
+    await audit(ctx.knex, 'token.throttled', { clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    throw new ThrottledError(wait);
+  }
+
   const user = await findUserByEmail(ctx.knex, username.trim());
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
-  if (!user || !passwordOk || user.disabled) throw new OAuthError('invalid_grant', BAD_CREDENTIALS);
+  if (!user || !passwordOk || user.disabled) {
+    await recordFailure(ctx.knex, keys);
+    await audit(ctx.knex, 'token.refused', { userId: user?.id, clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    throw new OAuthError('invalid_grant', BAD_CREDENTIALS);
+  }
+  await clearAccountFailures(ctx.knex, username);
 
-  return ctx.knex.transaction((trx) => issueTokens(ctx, trx, { user, clientId: client.clientId, scope, familyId: randomUUID() }));
+  return ctx.knex.transaction(async (trx) => {
+    const tokens = await issueTokens(ctx, trx, { user, clientId: client.clientId, scope, familyId: randomUUID() });
+    await audit(trx, 'token.issued', { userId: user.id, clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    return tokens;
+  });
 }

@@ -2,34 +2,43 @@
  * Refresh-token grant (spec 5.5, RFC 6749 6, OAuth 2.0 Security BCP 4.14 rotation).
  * - refresh_token is required: invalid_request;
  * - an unknown, expired or revoked token is invalid_grant;
- * - a token bound to a client: a request naming no client is invalid_client, one naming another
- *   client is invalid_grant;
+ * - a token bound to a client: a request naming no client is invalid_client, one authenticated as
+ *   another client is invalid_grant (a refresh token of one client is useless to another);
+ * - a registered client must be allowed the refresh_token grant (unauthorized_client);
  * - every use rotates: the presented token is marked rotated and a new one of the same family is
  *   issued, in one transaction holding the token's row lock (two concurrent uses cannot both win);
  * - presenting an already rotated token is taken as theft: the whole family (its refresh tokens
- *   and the access tokens issued from it) is revoked, and the answer is invalid_grant;
+ *   and the access tokens issued from it) is revoked, the access tokens are published to the
+ *   shared revocation list, and the answer is invalid_grant;
  * - a scope parameter may only narrow the original scope (invalid_scope otherwise);
  * - the user must still exist and not be disabled.
  */
+import type { RevokedAccessToken } from '../../data/access-tokens';
+import { audit } from '../../data/audit';
 import { findRefreshTokenForUpdate, markRotated, revokeFamily } from '../../data/refresh-tokens';
 import { findUserById } from '../../data/users';
 import { OAuthError } from '../../errors';
+import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
-import type { ClientIdentity, OAuthContext, TokenParams } from '../context';
+import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../context';
 import { issueTokens, type TokenResponse } from '../issue';
+import { publishRevocations } from '../revoke';
 
 const INVALID = 'The refresh token is invalid, expired or revoked';
 
-export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity): Promise<TokenResponse> {
+export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity, meta: RequestMeta): Promise<TokenResponse> {
+  checkClientGrant(client, 'refresh_token');
   const { refresh_token: presented } = requireParams(params, 'refresh_token');
+  let revoked: RevokedAccessToken[] = [];
 
   // The transaction commits a family revocation before the error is thrown, so it must not throw.
   const outcome = await ctx.knex.transaction(async (trx): Promise<TokenResponse | OAuthError> => {
     const token = await findRefreshTokenForUpdate(trx, presented);
     if (!token || token.revokedAt) return new OAuthError('invalid_grant', INVALID);
     if (token.rotatedAt) {
-      await revokeFamily(trx, token.familyId);
+      revoked = await revokeFamily(trx, token.familyId);
+      await audit(trx, 'refresh.reused', { userId: token.userId, clientId: token.clientId, ip: meta.ip, detail: { family: token.familyId } });
       return new OAuthError('invalid_grant', INVALID);
     }
     if (token.expiresAt.getTime() <= Date.now()) return new OAuthError('invalid_grant', INVALID);
@@ -47,8 +56,11 @@ export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, 
     if (!user || user.disabled) return new OAuthError('invalid_grant', INVALID);
 
     await markRotated(trx, token.id);
-    return issueTokens(ctx, trx, { user, clientId: token.clientId, scope, familyId: token.familyId });
+    const tokens = await issueTokens(ctx, trx, { user, clientId: token.clientId, scope, familyId: token.familyId });
+    await audit(trx, 'token.issued', { userId: user.id, clientId: token.clientId, ip: meta.ip, detail: { grant: 'refresh_token' } });
+    return tokens;
   });
+  await publishRevocations(ctx, revoked);
   if (outcome instanceof OAuthError) throw outcome;
   return outcome;
 }

@@ -1,0 +1,179 @@
+/**
+ * Application registration pages for a signed-in user (and the standalone sign-in behind them).
+ * - GET/POST /sign-in?next=/applications...: the sign-in page and its form (CSRF, throttling,
+ *   session/sign-in.ts); `next` may only name a path under /applications (no open redirect);
+ * - POST /sign-out: ends the session (CSRF);
+ * - every /applications page needs a session (else 303 to /sign-in?next=...) and shows or
+ *   changes only the user's own applications (another's is 404, as if it did not exist);
+ * - every POST needs the CSRF token (403 otherwise, nothing changed);
+ * - register and rotate-secret show the client secret once (stored hashed); the settings are
+ *   validated (data/application-input.ts) and every problem listed; the client type is fixed at
+ *   registration; delete also revokes the application's tokens (published to the revocation list);
+ * - every change is audited.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validateApplicationSettings } from '../data/application-input';
+import { createApplication, deleteApplication, findApplication, listApplications, rotateClientSecret, updateApplication } from '../data/applications';
+import { audit } from '../data/audit';
+import { revokeClientTokens } from '../data/refresh-tokens';
+import { findUserById } from '../data/users';
+import type { OAuthContext } from '../oauth/context';
+import { publishRevocations } from '../oauth/revoke';
+import { applicationFormPage, applicationListPage, applicationSecretPage, type ApplicationFormValues } from '../pages/application-pages';
+import { errorPage, signInPage } from '../pages/authorize-pages';
+import { formField, formFields, pageDefaults, sendPage } from '../pages/page-plugin';
+import { cookieNames, cookieOptions, createSession, csrfTokenValid, deleteSession, ensureCsrfToken, SESSION_TTL_SECONDS, sessionUserId } from '../session/cookies';
+import { attemptSignIn } from '../session/sign-in';
+
+const NEXT_PATH = /^\/applications(\/[A-Za-z0-9_-]+){0,2}$/;
+
+function safeNext(value: unknown): string {
+  return typeof value === 'string' && NEXT_PATH.test(value) ? value : '/applications';
+}
+
+function formValues(body: unknown, fallbackConfidential = true): ApplicationFormValues {
+  const type = formField(body, 'client_type');
+  return {
+    name: formField(body, 'name') ?? '',
+    redirectUris: (formField(body, 'redirect_uris') ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean),
+    confidential: type === undefined ? fallbackConfidential : type !== 'public',
+    allowedScopes: formFields(body, 'scopes'),
+    grantTypes: formFields(body, 'grant_types'),
+  };
+}
+
+export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
+  await pageDefaults(app);
+  const names = cookieNames(ctx.config);
+  const notFound = (reply: FastifyReply) => sendPage(reply, 404, errorPage('Application not found', 'There is no such application among yours.'));
+  const forbidden = (reply: FastifyReply) => sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.'));
+
+  function showSignIn(request: FastifyRequest, reply: FastifyReply, next: string, status: number, extra: { email?: string; error?: string } = {}) {
+    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+    return sendPage(reply, status, signInPage({ action: `/sign-in?next=${encodeURIComponent(next)}`, csrfToken, applicationName: 'Fleetgraph applications', ...extra }));
+  }
+
+  /** The signed-in user, or a redirect to the sign-in page (undefined: the reply is sent). */
+  async function signedInUser(request: FastifyRequest, reply: FastifyReply) {
+    const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
+    const user = userId ? await findUserById(ctx.knex, userId) : undefined;
+    if (!user) {
+      const next = safeNext(request.url.split('?')[0]);
+      await reply.redirect(`/sign-in?next=${encodeURIComponent(next)}`, 303);
+      return undefined;
+    }
+    return user;
+  }
+
+  async function ownApplication(userId: string, clientId: string) {
+    const application = await findApplication(ctx.knex, clientId);
+    return application && application.ownerUserId === userId ? application : undefined;
+  }
+
+  app.get('/sign-in', async (request, reply) => showSignIn(request, reply, safeNext((request.query as Record<string, unknown>).next), 200));
+
+  app.post('/sign-in', async (request, reply) => {
+    const next = safeNext((request.query as Record<string, unknown>).next);
+    const email = (formField(request.body, 'email') ?? '').trim();
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) {
+      return showSignIn(request, reply, next, 403, { email, error: 'Your session expired. Please sign in again.' });
+    }
+    const password = formField(request.body, 'password') ?? '';
+    if (!email || !password) return showSignIn(request, reply, next, 400, { email, error: 'Enter your email address and password.' });
+    const outcome = await attemptSignIn(ctx, { email, password, ip: request.ip, clientId: null });
+    if (!outcome.ok) {
+      if (outcome.retryAfter) reply.header('retry-after', String(outcome.retryAfter));
+      return showSignIn(request, reply, next, outcome.status, { email, error: outcome.message });
+    }
+    reply.setCookie(names.session, await createSession(ctx.knex, outcome.userId), cookieOptions(ctx.config, SESSION_TTL_SECONDS));
+    return reply.redirect(next, 303);
+  });
+
+  app.post('/sign-out', async (request, reply) => {
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
+    await deleteSession(ctx.knex, request.cookies[names.session]);
+    if (userId) await audit(ctx.knex, 'sign_out', { userId, ip: request.ip });
+    reply.clearCookie(names.session, cookieOptions(ctx.config));
+    return reply.redirect('/sign-in', 303);
+  });
+
+  app.get('/applications', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+    return sendPage(reply, 200, applicationListPage({ email: user.email, csrfToken, applications: await listApplications(ctx.knex, user.id) }));
+  });
+
+  app.get('/applications/new', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+    const values = { name: '', redirectUris: [], confidential: true, allowedScopes: ['public'], grantTypes: ['authorization_code', 'refresh_token'] };
+    return sendPage(reply, 200, applicationFormPage({ csrfToken, values, problems: [] }));
+  });
+
+  app.post('/applications', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    const values = formValues(request.body);
+    const { settings, problems } = validateApplicationSettings(values);
+    if (problems.length > 0) {
+      return sendPage(reply, 400, applicationFormPage({ csrfToken: ensureCsrfToken(request, reply, ctx.config), values, problems }));
+    }
+    const { application, clientSecret } = await createApplication(ctx.knex, { ...settings, confidential: values.confidential, ownerUserId: user.id });
+    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'create' } });
+    return sendPage(reply, 201, applicationSecretPage({ application, clientSecret, created: true }));
+  });
+
+  app.get('/applications/:clientId', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    if (!application) return notFound(reply);
+    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+    return sendPage(reply, 200, applicationFormPage({ csrfToken, values: application, problems: [], application }));
+  });
+
+  app.post('/applications/:clientId', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    if (!application) return notFound(reply);
+    const values = formValues(request.body, application.confidential);
+    const { settings, problems } = validateApplicationSettings(values);
+    if (problems.length > 0) {
+      const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+      return sendPage(reply, 400, applicationFormPage({ csrfToken, values: { ...values, confidential: application.confidential }, problems, application }));
+    }
+    await updateApplication(ctx.knex, application.clientId, settings);
+    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'update' } });
+    return reply.redirect('/applications', 303);
+  });
+
+  app.post('/applications/:clientId/rotate-secret', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    if (!application) return notFound(reply);
+    const secret = await rotateClientSecret(ctx.knex, application.clientId);
+    if (!secret) return notFound(reply);
+    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'rotate-secret' } });
+    return sendPage(reply, 200, applicationSecretPage({ application, clientSecret: secret, created: false }));
+  });
+
+  app.post('/applications/:clientId/delete', async (request, reply) => {
+    const user = await signedInUser(request, reply);
+    if (!user) return reply;
+    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    if (!application) return notFound(reply);
+    await publishRevocations(ctx, await revokeClientTokens(ctx.knex, application.clientId));
+    await deleteApplication(ctx.knex, application.clientId);
+    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'delete' } });
+    return reply.redirect('/applications', 303);
+  });
+}

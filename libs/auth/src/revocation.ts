@@ -1,0 +1,110 @@
+/**
+ * The shared revocation list of access-token ids (jti), written by the SSO and read by the
+ * gateway and subgraphs (VerifierOptions.isRevoked).
+ * - with redisUrl: one Redis key per jti (`<prefix><jti>`) expiring when the token does, so the
+ *   list never outgrows the live tokens; every instance sees a revocation at once;
+ * - without: an in-memory map (one process only: tests and the one-process platform start);
+ * - isRevoked never throws: on a Redis error it logs and answers false (verification stays up;
+ *   the token still expires on time), while revoke() does throw, so the SSO knows it failed;
+ * - cacheMs (default 0) keeps isRevoked answers for a few seconds per jti, so a busy gateway
+ *   asks Redis at most once per token per interval; a revocation is seen within that delay.
+ */
+import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+
+export interface RevocationList {
+  /** Records a token id as revoked until `exp` (epoch seconds). */
+  revoke(jti: string, exp: number): Promise<void>;
+  isRevoked(jti: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface RevocationListOptions {
+  /** redis:// address; absent: in-memory (single process). */
+  redisUrl?: string;
+  /** Redis key prefix (default `fleetgraph:revoked:`). */
+  keyPrefix?: string;
+  /** How long an isRevoked answer may be reused, in ms (default 0: always ask). */
+  cacheMs?: number;
+  /** Where Redis errors are reported (default console.error). */
+  onError?: (error: unknown, operation: string) => void;
+}
+
+function remainingSeconds(exp: number): number {
+  return Math.ceil(exp - Date.now() / 1000);
+}
+
+function withCache(list: RevocationList, cacheMs: number): RevocationList {
+  if (cacheMs <= 0) return list;
+  const cache = new LRUCache<string, boolean>({ max: 100_000, ttl: cacheMs });
+  return {
+    async revoke(jti, exp) {
+      await list.revoke(jti, exp);
+      cache.set(jti, true);
+    },
+    async isRevoked(jti) {
+      const known = cache.get(jti);
+      if (known !== undefined) return known;
+      const answer = await list.isRevoked(jti);
+      cache.set(jti, answer);
+      return answer;
+    },
+    close: () => list.close(),
+  };
+}
+
+function memoryList(): RevocationList {
+  const revoked = new Map<string, number>();
+  let lastSweep = Date.now();
+  function sweep() {
+    if (Date.now() - lastSweep < 60_000) return;
+    lastSweep = Date.now();
+    for (const [jti, exp] of revoked) if (remainingSeconds(exp) <= 0) revoked.delete(jti);
+  }
+  return {
+    async revoke(jti, exp) {
+      sweep();
+      if (remainingSeconds(exp) > 0) revoked.set(jti, exp);
+    },
+    async isRevoked(jti) {
+      sweep();
+      const exp = revoked.get(jti);
+      return exp !== undefined && remainingSeconds(exp) > 0;
+    },
+    async close() {
+      revoked.clear();
+    },
+  };
+}
+
+function redisList(url: string, prefix: string, onError: (error: unknown, operation: string) => void): RevocationList {
+  // Short timeouts: a slow or absent Redis must not stall token verification.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 1_000 });
+  // Connection errors are reported by the commands that fail; this keeps ioredis from logging
+  // unhandled 'error' events on every reconnect attempt.
+  redis.on('error', () => {});
+  return {
+    async revoke(jti, exp) {
+      const ttl = remainingSeconds(exp);
+      if (ttl <= 0) return;
+      await redis.set(`${prefix}${jti}`, '1', 'EX', ttl);
+    },
+    async isRevoked(jti) {
+      try {
+        return (await redis.exists(`${prefix}${jti}`)) === 1;
+      } catch (error) {
+        onError(error, 'isRevoked');
+        return false;
+      }
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+export function createRevocationList(options: RevocationListOptions = {}): RevocationList {
+  const onError = options.onError ?? ((error, operation) => console.error(`revocation list ${operation} failed:`, error));
+  const list = options.redisUrl ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError) : memoryList();
+  return withCache(list, options.cacheMs ?? 0);
+}

@@ -1,0 +1,49 @@
+/**
+ * geodecode benchmark (issue 7): p50/p99 of `geodecode` through the gateway and straight to the
+ * subgraph, on points around the world, and the memory of the process holding the subgraph.
+ *
+ *   npx tsx tools/bench/src/geodecode.ts            (BENCH_N requests per row, default 500)
+ */
+import { freePort } from '@fleetgraph/start';
+import { graphqlCall, measure, printRow, startBenchPlatform } from './harness';
+import { standaloneApp } from './process-memory';
+
+const N = Number(process.env.BENCH_N ?? 500);
+const POINTS = [
+  [48.8566, 2.3522], [52.52, 13.405], [-1.2921, 36.8219], [35.6762, 139.6503], [-33.8688, 151.2093],
+  [-34.6037, -58.3816], [40.7128, -74.006], [47.5596, 7.5886], [30, -40], [64.1466, -21.9426],
+];
+const QUERY = `query($lat: Float, $lng: Float) { geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
+  extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
+
+const bench = await startBenchPlatform();
+try {
+  const { platform, token } = bench;
+  const viaGateway = graphqlCall(platform.urls.graphql, token);
+  const direct = graphqlCall(platform.urls.subgraphs['geodecode']!, token);
+  const vars = (i: number) => ({ lat: POINTS[i % POINTS.length]![0], lng: POINTS[i % POINTS.length]![1] });
+  console.log(`geodecode benchmark: ${N} sequential requests per row, ${POINTS.length} points cycled`);
+  const d = await measure(N, (i) => direct(QUERY, vars(i)).then(() => {}));
+  printRow('direct to the subgraph', d);
+  const g = await measure(N, (i) => viaGateway(QUERY, vars(i)).then(() => {}));
+  printRow('through the gateway', g, `   (gateway/direct p50 ${(g.p50 / d.p50).toFixed(2)}x)`);
+
+  // The subgraph on its own, as deployed: its resident memory after serving the same load.
+  const port = await freePort();
+  const alone = await standaloneApp(
+    'apps/geodecode/src/main.ts',
+    { GEODECODE_PORT: String(port), DATABASE_URL: process.env.DATABASE_URL_BENCH ?? bench.databaseUrl, SSO_ISSUER: platform.urls.sso, LOG_LEVEL: 'warn' },
+    `http://127.0.0.1:${port}/readyz`,
+  );
+  try {
+    const rssStart = alone.rssMiB();
+    const standalone = graphqlCall(`http://127.0.0.1:${port}/graphql`, token);
+    const s = await measure(N, (i) => standalone(QUERY, vars(i)).then(() => {}));
+    printRow('direct to a standalone process', s);
+    console.log(`geodecode process memory: rss ${rssStart.toFixed(0)} MiB when ready, ${alone.rssMiB().toFixed(0)} MiB after ${N + 20} requests`);
+  } finally {
+    await alone.stop();
+  }
+} finally {
+  await bench.close();
+}

@@ -1,0 +1,87 @@
+/**
+ * Benchmark harness: boots the real platform (SSO, subgraphs, gateway) on free ports against a
+ * throwaway database, signs in the demo user, and measures sequential request latencies.
+ * The database server is DATABASE_URL, else an embedded one started here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createTestDatabase, startEmbeddedPostgres } from '@fleetgraph/db';
+import { dataDir } from '@fleetgraph/service-kit';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { freePort, startPlatform, SUBGRAPH_LAUNCHERS, type Platform } from '@fleetgraph/start';
+import { postGraphQL } from '@fleetgraph/testing';
+
+export interface BenchPlatform {
+  platform: Platform;
+  token: string;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchPlatform(): Promise<BenchPlatform> {
+  let stopServer = async () => {};
+  if (!process.env.DATABASE_URL) {
+    const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'bench'), port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 54331) });
+    process.env.DATABASE_URL = server.url;
+    stopServer = server.stop;
+  }
+  const database = await createTestDatabase('bench');
+  const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
+  const ports: Record<string, number> = {};
+  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)]) ports[name] = await freePort();
+  const platform = await startPlatform({ env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }, dataDir: dir, ports });
+  const response = await fetch(`${platform.urls.sso}/oauth/token`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  return {
+    platform,
+    token,
+    databaseUrl: database.url,
+    async close() {
+      await platform.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+      await stopServer();
+    },
+  };
+}
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** Runs `run` n times one after the other (after `warmup` unmeasured runs) and returns latency stats in ms. */
+export async function measure(n: number, run: (i: number) => Promise<void>, warmup = Math.min(20, n)): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await run(i);
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await run(i);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { n, p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / n };
+}
+
+/** A GraphQL call that fails loudly: a benchmark of error responses measures nothing. */
+export function graphqlCall(url: string, token: string) {
+  return async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await postGraphQL(url, query, { token, variables });
+    if (res.errors) throw new Error(`${url}: ${JSON.stringify(res.errors)}`);
+    return res.data;
+  };
+}
+
+export function printRow(label: string, stats: Stats, extra = ''): void {
+  console.log(`${label.padEnd(34)} n=${String(stats.n).padEnd(5)} p50 ${stats.p50.toFixed(2).padStart(8)} ms   p99 ${stats.p99.toFixed(2).padStart(8)} ms${extra}`);
+}
