@@ -7,11 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createTestDatabase, startEmbeddedPostgres } from '@fleetgraph/db';
-import { dataDir } from '@fleetgraph/service-kit';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { freePort, startPlatform, SUBGRAPH_LAUNCHERS, type Platform } from '@fleetgraph/start';
 import { postGraphQL } from '@fleetgraph/testing';
+import { benchDatabase } from './database';
 
 export interface BenchPlatform {
   platform: Platform;
@@ -21,13 +20,7 @@ export interface BenchPlatform {
 }
 
 export async function startBenchPlatform(): Promise<BenchPlatform> {
-  let stopServer = async () => {};
-  if (!process.env.DATABASE_URL) {
-    const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'bench'), port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 54331) });
-    process.env.DATABASE_URL = server.url;
-    stopServer = server.stop;
-  }
-  const database = await createTestDatabase('bench');
+  const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
   const ports: Record<string, number> = {};
   for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)]) ports[name] = await freePort();
@@ -44,9 +37,8 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
     databaseUrl: database.url,
     async close() {
       await platform.close();
-      await database.drop();
       rmSync(dir, { recursive: true, force: true });
-      await stopServer();
+      await database.close();
     },
   };
 }
