@@ -14,7 +14,10 @@ import { resolvers } from './resolvers/index';
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 export type BuildOptions = SubgraphBuildOptions;
 
-export async function buildApp(config: SubgraphConfig & { databaseUrl: string }, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: SubgraphConfig & { databaseUrl: string },
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
   return createSubgraphApp<FleetLoaders>(
     config,

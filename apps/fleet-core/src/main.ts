@@ -4,7 +4,10 @@ import { buildApp } from './app';
 import { loadFleetCoreConfig } from './config';
 
 const config = loadFleetCoreConfig();
-const database = await resolveDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), dataDir });
+const database = await resolveDatabase({
+  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  dataDir,
+});
 const app = await buildApp({ ...config, databaseUrl: database.url });
 await app.listen({ port: config.port, host: config.host });
 onShutdown(async () => {

@@ -16,7 +16,10 @@ describe('root query arguments', () => {
     assert.deepEqual(byEmail.data.accounts.list, [{ email: F.bob.email }]);
     const byName = await q('{ accounts(fullName: "ali") { list { fullName } } }');
     assert.deepEqual(byName.data.accounts.list, [{ fullName: 'Alice Admin' }]);
-    const combined = await q(`query($ids: [ID!]) { accounts(ids: $ids, shortName: "bo") { list { email } } }`, { ids: [F.alice.uid, F.bob.uid] });
+    const combined = await q(
+      `query($ids: [ID!]) { accounts(ids: $ids, shortName: "bo") { list { email } } }`,
+      { ids: [F.alice.uid, F.bob.uid] },
+    );
     assert.deepEqual(combined.data.accounts.list, [{ email: F.bob.email }]);
     const phone = await q('{ accounts(phone: "+33100000001") { count list { email } } }');
     assert.deepEqual(phone.data.accounts, { count: 1, list: [{ email: F.alice.email }] });
@@ -31,13 +34,16 @@ describe('root query arguments', () => {
     ]);
     const byLabel = await q('{ groups(labels: ["South", "Globex Root"]) { list { label } } }');
     assert.deepEqual(byLabel.data.groups.list, [{ label: 'South' }]);
-    const byId = await q(`query($ids: [ID!]) { groups(ids: $ids) { list { label owner { email } } } }`, { ids: [F.groups.hq] });
+    const byId = await q(`query($ids: [ID!]) { groups(ids: $ids) { list { label owner { email } } } }`, {
+      ids: [F.groups.hq],
+    });
     assert.deepEqual(byId.data.groups.list, [{ label: 'Acme HQ', owner: { email: F.alice.email } }]);
   });
 
   test('devices filters: onboarded, statuses, deviceTypes, product properties', async () => {
     const q = h.as(F.alice);
-    const count = async (args: string) => (await q(`{ devices${args ? `(${args})` : ''} { count } }`)).data.devices.count;
+    const count = async (args: string) =>
+      (await q(`{ devices${args ? `(${args})` : ''} { count } }`)).data.devices.count;
     assert.equal(await count(''), 127);
     assert.equal(await count('onboarded: true'), 60 + 4);
     assert.equal(await count('statuses: [DISCONNECTED]'), 24 + 2);
@@ -46,11 +52,17 @@ describe('root query arguments', () => {
     assert.equal(await count('hasWifi: true'), 90 + 5);
     assert.equal(await count('productNames: ["Tracker NB"], statuses: [DISCONNECTED]'), 6 + 1);
     assert.equal(await count('productMarkets: [NA]'), 0);
-    const byIds = await q(`query($ids: [ID]) { devices(ids: $ids) { list { id product { name network market hasWifi } } } }`, {
-      ids: [F.southDevices[0], null, F.globexDevices[0]],
-    });
+    const byIds = await q(
+      `query($ids: [ID]) { devices(ids: $ids) { list { id product { name network market hasWifi } } } }`,
+      {
+        ids: [F.southDevices[0], null, F.globexDevices[0]],
+      },
+    );
     assert.deepEqual(byIds.data.devices.list, [
-      { id: F.southDevices[0], product: { name: 'Tracker NB', network: 'NB_IOT', market: 'GLOBAL', hasWifi: false } },
+      {
+        id: F.southDevices[0],
+        product: { name: 'Tracker NB', network: 'NB_IOT', market: 'GLOBAL', hasWifi: false },
+      },
     ]);
   });
 });
@@ -74,18 +86,30 @@ describe('nested fields', () => {
     assert.equal(group.vehicles.count, 0, 'vehicles are placed in the depot, not the region');
     const device = res.data.device;
     assert.equal(device.currentVehicle.id, F.vehicles.depot[0]);
-    assert.deepEqual(device.vehicles.list.map((v: { id: string }) => v.id).sort(), [F.vehicles.depot[0], F.vehicles.south[0]].sort());
+    assert.deepEqual(
+      device.vehicles.list.map((v: { id: string }) => v.id).sort(),
+      [F.vehicles.depot[0], F.vehicles.south[0]].sort(),
+    );
     assert.deepEqual(device.groups.list, [{ label: 'North Depot' }]);
 
-    const depot = await q(`query($id: ID!) { group(id: $id) { vehicles { list { id currentDevice { id } groups { list { label } } } } } }`, {
-      id: F.groups.depot,
-    });
+    const depot = await q(
+      `query($id: ID!) { group(id: $id) { vehicles { list { id currentDevice { id } groups { list { label } } } } } }`,
+      {
+        id: F.groups.depot,
+      },
+    );
     const first = depot.data.group.vehicles.list.find((v: { id: string }) => v.id === F.vehicles.depot[0]);
-    assert.deepEqual(first, { id: F.vehicles.depot[0], currentDevice: { id: F.depotDevices[0] }, groups: { list: [{ label: 'North Depot' }] } });
+    assert.deepEqual(first, {
+      id: F.vehicles.depot[0],
+      currentDevice: { id: F.depotDevices[0] },
+      groups: { list: [{ label: 'North Depot' }] },
+    });
   });
 
   test('a device seen by bob lists only vehicles bob may see', async () => {
-    const res = await h.as(F.bob)(`query($d: ID!) { device(id: $d) { vehicles { list { id } } } }`, { d: F.depotDevices[0] });
+    const res = await h.as(F.bob)(`query($d: ID!) { device(id: $d) { vehicles { list { id } } } }`, {
+      d: F.depotDevices[0],
+    });
     assert.deepEqual(res.data.device.vehicles.list, [{ id: F.vehicles.depot[0] }]);
   });
 });
@@ -97,7 +121,9 @@ describe('paging', () => {
     let pageId: string | null = null;
     let pages = 0;
     do {
-      const res: any = await q(`query($p: ID) { devices(pageSize: 25, pageId: $p) { list { id } next } }`, { p: pageId });
+      const res: any = await q(`query($p: ID) { devices(pageSize: 25, pageId: $p) { list { id } next } }`, {
+        p: pageId,
+      });
       assert.equal(res.errors, undefined);
       assert.ok(res.data.devices.list.length <= 25);
       seen.push(...res.data.devices.list.map((d: { id: string }) => d.id));

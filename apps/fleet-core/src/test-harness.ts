@@ -1,7 +1,14 @@
 /** Boots fleet-core on a throwaway database with the fixture loaded, and a test token issuer. */
 import type { FastifyInstance } from 'fastify';
 import { createKnex, createTestDatabase, type TestDatabase } from '@fleetgraph/db';
-import { createStatementCounter, createTestIssuer, injectGraphQL, type GraphQLResponse, type TestIssuer, type TestUser } from '@fleetgraph/testing';
+import {
+  createStatementCounter,
+  createTestIssuer,
+  injectGraphQL,
+  type GraphQLResponse,
+  type TestIssuer,
+  type TestUser,
+} from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadFleetCoreConfig } from './config';
 import { loadFixture } from './testing/fixture';
@@ -19,7 +26,10 @@ export async function startHarness(label: string): Promise<Harness> {
   const issuer = await createTestIssuer();
   const statements = createStatementCounter();
   const config = loadFleetCoreConfig({ SSO_ISSUER: issuer.issuer, LOG_LEVEL: 'silent' });
-  const app = await buildApp({ ...config, databaseUrl: database.url }, { jwks: issuer.jwks, onQuery: statements.record });
+  const app = await buildApp(
+    { ...config, databaseUrl: database.url },
+    { jwks: issuer.jwks, onQuery: statements.record },
+  );
   const knex = createKnex({ url: database.url });
   await loadFixture(knex);
   await knex.destroy();
@@ -27,7 +37,8 @@ export async function startHarness(label: string): Promise<Harness> {
     app,
     issuer,
     statements,
-    as: (user) => async (query, variables) => injectGraphQL(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
+    as: (user) => async (query, variables) =>
+      injectGraphQL(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
     async close() {
       await app.close();
       await database.drop();

@@ -22,7 +22,9 @@ describe('what an account sees', () => {
   });
 
   test('a member of a sub-group sees that group, its descendants and their assets only', async () => {
-    const res = await h.as(F.bob)('{ groups { list { label } } devices(pageSize: 500) { count list { id } } }');
+    const res = await h.as(F.bob)(
+      '{ groups { list { label } } devices(pageSize: 500) { count list { id } } }',
+    );
     assert.deepEqual(labels(res.data.groups), ['North', 'North Depot']);
     assert.equal(res.data.devices.count, 120);
     assert.ok(res.data.devices.list.every((d: { id: string }) => F.depotDevices.includes(d.id)));
@@ -37,17 +39,34 @@ describe('what an account sees', () => {
     assert.equal(byId.errors, undefined);
     assert.deepEqual(byId.data, { group: null, device: null, account: null });
 
-    const missing = await carol('{ group(id: "00000000-0000-4000-8000-00000000dead") { id } device(id: "nope") { id } }');
-    assert.deepEqual(missing.data, { group: null, device: null }, 'an invisible id answers exactly like a missing one');
+    const missing = await carol(
+      '{ group(id: "00000000-0000-4000-8000-00000000dead") { id } device(id: "nope") { id } }',
+    );
+    assert.deepEqual(
+      missing.data,
+      { group: null, device: null },
+      'an invisible id answers exactly like a missing one',
+    );
 
-    const lists = await carol('{ groups { list { id label } } devices(pageSize: 500) { list { id } } accounts { list { email } } }');
+    const lists = await carol(
+      '{ groups { list { id label } } devices(pageSize: 500) { list { id } } accounts { list { email } } }',
+    );
     assert.deepEqual(labels(lists.data.groups), ['Globex Root']);
-    assert.deepEqual(lists.data.devices.list.map((d: { id: string }) => d.id).sort(), [...F.globexDevices].sort());
-    assert.deepEqual(lists.data.accounts.list.map((a: { email: string }) => a.email), [F.carol.email]);
+    assert.deepEqual(
+      lists.data.devices.list.map((d: { id: string }) => d.id).sort(),
+      [...F.globexDevices].sort(),
+    );
+    assert.deepEqual(
+      lists.data.accounts.list.map((a: { email: string }) => a.email),
+      [F.carol.email],
+    );
 
-    const nested = await carol(`{ account { groups { list { devices(pageSize: 500) { list { id owner { email } currentVehicle { vin } } } children { list { id } } parents { list { id } } } } } }`);
+    const nested = await carol(
+      `{ account { groups { list { devices(pageSize: 500) { list { id owner { email } currentVehicle { vin } } } children { list { id } } parents { list { id } } } } } }`,
+    );
     const seen = JSON.stringify(nested.data);
-    for (const id of [...F.depotDevices, F.groups.hq, F.alice.email, F.bob.email]) assert.ok(!seen.includes(id), `leaked ${id}`);
+    for (const id of [...F.depotDevices, F.groups.hq, F.alice.email, F.bob.email])
+      assert.ok(!seen.includes(id), `leaked ${id}`);
   });
 
   test('a direct _entities call resolves invisible entities to null', async () => {
@@ -63,12 +82,17 @@ describe('what an account sees', () => {
     assert.equal(asCarol.errors, undefined);
     assert.deepEqual(asCarol.data._entities, [null, null, null, null, { id: F.globexDevices[0] }]);
     const asAlice = await h.as(F.alice)(query, { r: representations });
-    assert.deepEqual(asAlice.data._entities.slice(0, 2), [{ id: F.depotDevices[0] }, { id: F.groups.hq, label: 'Acme HQ' }]);
+    assert.deepEqual(asAlice.data._entities.slice(0, 2), [
+      { id: F.depotDevices[0] },
+      { id: F.groups.hq, label: 'Acme HQ' },
+    ]);
     assert.equal(asAlice.data._entities[4], null);
   });
 
   test('a device owner outside the viewer reach is null, the device itself visible', async () => {
-    const res = await h.as(F.bob)(`query($id: ID!) { device(id: $id) { id owner { email } } }`, { id: F.depotDevices[1] });
+    const res = await h.as(F.bob)(`query($id: ID!) { device(id: $id) { id owner { email } } }`, {
+      id: F.depotDevices[1],
+    });
     assert.equal(res.data.device.owner.email, F.bob.email);
     const south = await h.as(F.bob)(`query($id: ID!) { device(id: $id) { id } }`, { id: F.southDevices[0] });
     assert.equal(south.data.device, null);
@@ -77,7 +101,11 @@ describe('what an account sees', () => {
 
 describe('direct calls without valid credentials', () => {
   test('a subgraph refuses a request without a token', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ account { id } }' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: '{ account { id } }' },
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(res.json().errors[0].extensions.code, 'UNAUTHENTICATED');
     assert.equal(res.json().data, null);
@@ -85,7 +113,12 @@ describe('direct calls without valid credentials', () => {
 
   test('a subgraph refuses a token of another issuer', async () => {
     const token = await h.issuer.token(F.alice, { issuer: 'http://evil.example' });
-    const res = await h.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${token}` }, payload: { query: '{ account { id } }' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { query: '{ account { id } }' },
+    });
     assert.equal(res.statusCode, 401);
   });
 });

@@ -22,7 +22,10 @@ export interface GatewayBuildOptions {
   revocations?: RevocationList;
 }
 
-export async function buildApp(config: GatewayConfig, options: GatewayBuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: GatewayConfig,
+  options: GatewayBuildOptions = {},
+): Promise<FastifyInstance> {
   const app = createServer({ name: 'gateway', logLevel: config.logLevel });
   const supergraphSdl = readFileSync(config.supergraphPath, 'utf8');
   const gateway = new ApolloGateway({

@@ -7,7 +7,11 @@ import type { GraphQLFormattedError } from 'graphql';
 export function formatError(formatted: GraphQLFormattedError): GraphQLFormattedError {
   const code = formatted.extensions?.code;
   if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {
-    return { message: 'Internal server error', ...(formatted.path ? { path: formatted.path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return {
+      message: 'Internal server error',
+      ...(formatted.path ? { path: formatted.path } : {}),
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   }
   const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
   return { ...formatted, extensions };

@@ -59,5 +59,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists geo.addresses; drop table if exists geo.street_segments; drop table if exists geo.streets;');
+  await knex.raw(
+    'drop table if exists geo.addresses; drop table if exists geo.street_segments; drop table if exists geo.streets;',
+  );
 }

@@ -6,7 +6,10 @@ export interface GeodecodeConfig extends SubgraphConfig {
   demoStreets: boolean;
 }
 
-export const loadGeodecodeConfig = (env: Record<string, string | undefined> = process.env): GeodecodeConfig => ({
+export const loadGeodecodeConfig = (
+  env: Record<string, string | undefined> = process.env,
+): GeodecodeConfig => ({
   ...loadSubgraphConfig('geodecode', 'GEODECODE', 4006, env),
-  demoStreets: parseEnv('geodecode', z.object({ GEODECODE_DEMO_STREETS: envField.bool(true) }), env).GEODECODE_DEMO_STREETS,
+  demoStreets: parseEnv('geodecode', z.object({ GEODECODE_DEMO_STREETS: envField.bool(true) }), env)
+    .GEODECODE_DEMO_STREETS,
 });

@@ -48,7 +48,10 @@ try {
   throw error;
 }
 
-const database = await resolveDatabase({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}), dataDir });
+const database = await resolveDatabase({
+  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  dataDir,
+});
 const knex = createKnex({ url: database.url, applicationName: 'geodecode-import' });
 try {
   await migrateSchema(knex, GEO_SCHEMA, migrations);

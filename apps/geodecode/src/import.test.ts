@@ -11,15 +11,70 @@ const sample = {
   type: 'FeatureCollection',
   features: [
     // osmium export style: tags as properties, @id
-    { type: 'Feature', geometry: { type: 'Point', coordinates: [-58.3816, -34.6037] }, properties: { '@id': 'n1', 'addr:street': 'Avenida de Mayo', 'addr:housenumber': '575', 'addr:postcode': 'C1084', 'addr:city': 'Buenos Aires' } },
+    {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [-58.3816, -34.6037] },
+      properties: {
+        '@id': 'n1',
+        'addr:street': 'Avenida de Mayo',
+        'addr:housenumber': '575',
+        'addr:postcode': 'C1084',
+        'addr:city': 'Buenos Aires',
+      },
+    },
     // osmtogeojson style: tags nested
-    { type: 'Feature', id: 'way/2', geometry: { type: 'LineString', coordinates: [[-58.3830, -34.6090], [-58.3790, -34.6092]] }, properties: { tags: { highway: 'residential', name: 'Avenida Belgrano' } } },
+    {
+      type: 'Feature',
+      id: 'way/2',
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [-58.383, -34.609],
+          [-58.379, -34.6092],
+        ],
+      },
+      properties: { tags: { highway: 'residential', name: 'Avenida Belgrano' } },
+    },
     // ogr2ogr style: other_tags hstore string; a building polygon with an address
-    { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-58.3800, -34.6000], [-58.3798, -34.6000], [-58.3798, -34.6002], [-58.3800, -34.6002], [-58.3800, -34.6000]]] }, properties: { osm_id: '3', other_tags: '"addr:housenumber"=>"1200","addr:street"=>"Bartolomé Mitre","building"=>"yes"' } },
+    {
+      type: 'Feature',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-58.38, -34.6],
+            [-58.3798, -34.6],
+            [-58.3798, -34.6002],
+            [-58.38, -34.6002],
+            [-58.38, -34.6],
+          ],
+        ],
+      },
+      properties: {
+        osm_id: '3',
+        other_tags: '"addr:housenumber"=>"1200","addr:street"=>"Bartolomé Mitre","building"=>"yes"',
+      },
+    },
     // unnamed highway: a street without name
-    { type: 'Feature', geometry: { type: 'MultiLineString', coordinates: [[[-58.3850, -34.6100], [-58.3850, -34.6130]]] }, properties: { highway: 'service' } },
+    {
+      type: 'Feature',
+      geometry: {
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [-58.385, -34.61],
+            [-58.385, -34.613],
+          ],
+        ],
+      },
+      properties: { highway: 'service' },
+    },
     // irrelevant features are skipped
-    { type: 'Feature', geometry: { type: 'Point', coordinates: [-58.38, -34.6] }, properties: { amenity: 'cafe' } },
+    {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [-58.38, -34.6] },
+      properties: { amenity: 'cafe' },
+    },
     { type: 'Feature', geometry: null, properties: { name: 'nowhere' } },
   ],
 };
@@ -35,7 +90,10 @@ describe('parsing', () => {
         ['Bartolomé Mitre', '1200', null, null, null],
       ],
     );
-    assert.ok(Math.abs(parsed.addresses[1]!.lat - -34.6001) < 1e-4, 'building address at its outer ring mean');
+    assert.ok(
+      Math.abs(parsed.addresses[1]!.lat - -34.6001) < 1e-4,
+      'building address at its outer ring mean',
+    );
     assert.deepEqual(
       parsed.streets.map((s) => [s.name, s.highway, s.sourceId, s.lines.length]),
       [
@@ -46,14 +104,25 @@ describe('parsing', () => {
   });
 
   test('reports every structural problem with the feature index, and writes nothing', () => {
-    assert.throws(() => parseStreetsGeoJson({ type: 'Feature' }), (e: unknown) => e instanceof GeoJsonError && /must be a GeoJSON FeatureCollection/.test(e.message));
+    assert.throws(
+      () => parseStreetsGeoJson({ type: 'Feature' }),
+      (e: unknown) => e instanceof GeoJsonError && /must be a GeoJSON FeatureCollection/.test(e.message),
+    );
     assert.throws(() => parseStreetsGeoJson([]), GeoJsonError);
     const bad = {
       type: 'FeatureCollection',
       features: [
         sample.features[0],
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [200, 10] }, properties: { 'addr:street': 'X' } },
-        { type: 'Feature', geometry: { type: 'LineString', coordinates: [[1, 2]] }, properties: { highway: 'primary' } },
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [200, 10] },
+          properties: { 'addr:street': 'X' },
+        },
+        {
+          type: 'Feature',
+          geometry: { type: 'LineString', coordinates: [[1, 2]] },
+          properties: { highway: 'primary' },
+        },
         { type: 'Feature', geometry: { type: 'Circle', coordinates: [1, 2] }, properties: {} },
         { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 95] }, properties: {} },
         { type: 'Feature', geometry: { type: 'Point', coordinates: ['1', 2] } },
@@ -76,7 +145,10 @@ describe('parsing', () => {
   });
 
   test('long segments are cut into pieces of at most 200 m', () => {
-    const pieces = segmentsOf([[13.3777, 52.5163], [13.396, 52.5175]]);
+    const pieces = segmentsOf([
+      [13.3777, 52.5163],
+      [13.396, 52.5175],
+    ]);
     assert.equal(pieces.length, Math.ceil(haversineMeters(52.5163, 13.3777, 52.5175, 13.396) / 200));
     for (const p of pieces) assert.ok(haversineMeters(p.lat1, p.lng1, p.lat2, p.lng2) <= 200.001);
     assert.deepEqual([pieces[0]!.lng1, pieces.at(-1)!.lat2], [13.3777, 52.5175]);
@@ -116,7 +188,10 @@ describe('importing into the database', () => {
       ['ADDRESS', 'Avenida de Mayo', '575', 'Buenos Aires', 'Argentina', 'AR'],
     );
     const belgrano = await h.geodecode({ lat: -34.6091, lng: -58.381, radius: 50 });
-    assert.deepEqual(belgrano.data.geodecode.elements.map((e: { street: string; city: string }) => [e.street, e.city]), [['Avenida Belgrano', 'Buenos Aires']]);
+    assert.deepEqual(
+      belgrano.data.geodecode.elements.map((e: { street: string; city: string }) => [e.street, e.city]),
+      [['Avenida Belgrano', 'Buenos Aires']],
+    );
 
     await importStreets(knex, parseStreetsGeoJson(sample));
     const again = await knex.raw('select count(*) as n from geo.addresses');

@@ -37,15 +37,27 @@ describe('bad input is BAD_USER_INPUT with a clear message', () => {
   });
 
   test('unknown language', async () => {
-    await rejected({ lat: 48.8566, lng: 2.3522, lang: 'xx' }, 'lang', /lang must be an ISO 639-1 two-letter language code .* \(got "xx"\)/);
+    await rejected(
+      { lat: 48.8566, lng: 2.3522, lang: 'xx' },
+      'lang',
+      /lang must be an ISO 639-1 two-letter language code .* \(got "xx"\)/,
+    );
     await rejected({ lat: 48.8566, lng: 2.3522, lang: 'english' }, 'lang', /ISO 639-1/);
     await rejected({ lat: 48.8566, lng: 2.3522, lang: '' }, 'lang', /ISO 639-1/);
   });
 
   test('maxResult and radius out of bounds', async () => {
-    await rejected({ lat: 48.8566, lng: 2.3522, maxResult: 0 }, 'maxResult', /maxResult must be between 1 and 50 \(got 0\)/);
+    await rejected(
+      { lat: 48.8566, lng: 2.3522, maxResult: 0 },
+      'maxResult',
+      /maxResult must be between 1 and 50 \(got 0\)/,
+    );
     await rejected({ lat: 48.8566, lng: 2.3522, maxResult: 51 }, 'maxResult', /between 1 and 50/);
-    await rejected({ lat: 48.8566, lng: 2.3522, radius: 0 }, 'radius', /radius must be between 1 and 50000 meters \(got 0\)/);
+    await rejected(
+      { lat: 48.8566, lng: 2.3522, radius: 0 },
+      'radius',
+      /radius must be between 1 and 50000 meters \(got 0\)/,
+    );
     await rejected({ lat: 48.8566, lng: 2.3522, radius: 50_001 }, 'radius', /between 1 and 50000/);
   });
 
@@ -74,8 +86,16 @@ describe('authentication', () => {
   });
 
   test('a token from another issuer or an expired one is refused', async () => {
-    for (const token of [await h.issuer.token(VIEWER, { issuer: 'http://evil.test' }), await h.issuer.token(VIEWER, { expiresIn: -60 })]) {
-      const res = await h.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${token}` }, payload: { query } });
+    for (const token of [
+      await h.issuer.token(VIEWER, { issuer: 'http://evil.test' }),
+      await h.issuer.token(VIEWER, { expiresIn: -60 }),
+    ]) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { query },
+      });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().errors[0].extensions.code, 'UNAUTHENTICATED');
     }
@@ -95,10 +115,12 @@ describe('schema', () => {
       if (isObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
           if (!field.description) missing.push(`${name}.${field.name}`);
-          for (const arg of field.args) if (!arg.description) missing.push(`${name}.${field.name}(${arg.name})`);
+          for (const arg of field.args)
+            if (!arg.description) missing.push(`${name}.${field.name}(${arg.name})`);
         }
       }
-      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${name}.${value.name}`);
+      if (isEnumType(type))
+        for (const value of type.getValues()) if (!value.description) missing.push(`${name}.${value.name}`);
     }
     assert.deepEqual(missing, []);
   });

@@ -68,7 +68,14 @@ describe('sea and borders', () => {
     ] as const) {
       const { elements, extent } = await place(lat, lng);
       assert.deepEqual(elements, []);
-      assert.deepEqual(extent, { minLat: lat, minLng: lng, maxLat: lat, maxLng: lng, centerLat: lat, centerLng: lng });
+      assert.deepEqual(extent, {
+        minLat: lat,
+        minLng: lng,
+        maxLat: lat,
+        maxLng: lng,
+        centerLat: lat,
+        centerLng: lng,
+      });
     }
   });
 
@@ -76,7 +83,11 @@ describe('sea and borders', () => {
     const basel = (await place(47.5596, 7.5886)).elements[0];
     assert.deepEqual([basel.countryCode, basel.city], ['CH', 'Basel']);
     const saintLouis = (await place(47.59, 7.56)).elements[0];
-    assert.deepEqual([saintLouis.countryCode, saintLouis.city], ['FR', 'Saint-Louis'], 'Basel is nearer but across the border');
+    assert.deepEqual(
+      [saintLouis.countryCode, saintLouis.city],
+      ['FR', 'Saint-Louis'],
+      'Basel is nearer but across the border',
+    );
     const weil = (await place(47.593, 7.62)).elements[0];
     assert.deepEqual([weil.countryCode, weil.city], ['DE', 'Weil am Rhein']);
   });
@@ -85,9 +96,16 @@ describe('sea and borders', () => {
 describe('dependent territories', () => {
   test('a territory with its own ISO code is answered as itself (GeoNames files its places so)', async () => {
     const guadeloupe = (await place(16.2411, -61.5331)).elements[0];
-    assert.deepEqual([guadeloupe.kind, guadeloupe.countryCode, guadeloupe.city], ['CITY', 'GP', 'Pointe-à-Pitre']);
+    assert.deepEqual(
+      [guadeloupe.kind, guadeloupe.countryCode, guadeloupe.city],
+      ['CITY', 'GP', 'Pointe-à-Pitre'],
+    );
     const honolulu = (await place(21.3069, -157.8583)).elements[0];
-    assert.deepEqual([honolulu.countryCode, honolulu.city], ['US', 'Honolulu'], 'Hawaii has no ISO 3166-1 code of its own');
+    assert.deepEqual(
+      [honolulu.countryCode, honolulu.city],
+      ['US', 'Honolulu'],
+      'Hawaii has no ISO 3166-1 code of its own',
+    );
   });
 });
 
@@ -127,10 +145,16 @@ describe('IC: country search by ISO 3166 code', () => {
       const { elements, extent } = res.data.geodecode;
       assert.equal(elements.length, 1);
       const [e] = elements;
-      assert.deepEqual([e.kind, e.country, e.countryCode, e.countryCodeAlpha3, e.distance], ['COUNTRY', 'France', 'FR', 'FRA', null]);
+      assert.deepEqual(
+        [e.kind, e.country, e.countryCode, e.countryCodeAlpha3, e.distance],
+        ['COUNTRY', 'France', 'FR', 'FRA', null],
+      );
       assert.ok(Math.abs(e.lat - 48.853) < 0.05 && Math.abs(e.lng - 2.349) < 0.05, 'at the capital');
       // Metropolitan France and Corsica (overseas departments have their own ISO codes).
-      assert.ok(extent.minLat > 41 && extent.minLat < 42.5 && extent.maxLat > 50.9 && extent.maxLat < 51.2, JSON.stringify(extent));
+      assert.ok(
+        extent.minLat > 41 && extent.minLat < 42.5 && extent.maxLat > 50.9 && extent.maxLat < 51.2,
+        JSON.stringify(extent),
+      );
       assert.ok(extent.minLng > -5.5 && extent.maxLng > 9 && extent.maxLng < 10, JSON.stringify(extent));
     }
   });

@@ -13,7 +13,9 @@ before(async () => {
 after(() => h.close());
 
 function house(street: string, number: string): { lat: number; lng: number } {
-  const f = demoStreetsGeoJson().features.find((x) => x.properties['addr:street'] === street && x.properties['addr:housenumber'] === number);
+  const f = demoStreetsGeoJson().features.find(
+    (x) => x.properties['addr:street'] === street && x.properties['addr:housenumber'] === number,
+  );
   assert.ok(f && f.geometry.type === 'Point', `${street} ${number} in the demo data`);
   const [lng, lat] = f.geometry.coordinates as [number, number];
   return { lat, lng };
@@ -25,17 +27,37 @@ async function elements(args: Record<string, unknown>) {
   return res.data.geodecode.elements as Array<Record<string, any>>;
 }
 
-const sortedByDistance = (list: Array<Record<string, any>>) => list.every((e, i) => i === 0 || list[i - 1]!.distance <= e.distance);
+const sortedByDistance = (list: Array<Record<string, any>>) =>
+  list.every((e, i) => i === 0 || list[i - 1]!.distance <= e.distance);
 
 describe('addresses and streets within the radius', () => {
   test('at a house: the address, with its full context, at distance 0', async () => {
     const at = house('Unter den Linden', '5');
     const [e] = await elements({ ...at });
     assert.deepEqual(
-      { kind: e!.kind, street: e!.street, houseNumber: e!.houseNumber, postalCode: e!.postalCode, city: e!.city, county: e!.county, state: e!.state },
-      { kind: 'ADDRESS', street: 'Unter den Linden', houseNumber: '5', postalCode: '10117', city: 'Berlin', county: 'Mitte', state: 'Berlin' },
+      {
+        kind: e!.kind,
+        street: e!.street,
+        houseNumber: e!.houseNumber,
+        postalCode: e!.postalCode,
+        city: e!.city,
+        county: e!.county,
+        state: e!.state,
+      },
+      {
+        kind: 'ADDRESS',
+        street: 'Unter den Linden',
+        houseNumber: '5',
+        postalCode: '10117',
+        city: 'Berlin',
+        county: 'Mitte',
+        state: 'Berlin',
+      },
     );
-    assert.deepEqual([e!.country, e!.countryCode, e!.countryCodeAlpha3, e!.stateCode], ['Germany', 'DE', 'DEU', '16']);
+    assert.deepEqual(
+      [e!.country, e!.countryCode, e!.countryCodeAlpha3, e!.stateCode],
+      ['Germany', 'DE', 'DEU', '16'],
+    );
     assert.equal(e!.distance, 0);
     assert.deepEqual([e!.lat, e!.lng], [at.lat, at.lng]);
   });
@@ -48,14 +70,20 @@ describe('addresses and streets within the radius', () => {
     const street = list.filter((e) => e.kind === 'STREET');
     assert.equal(street.length, 1);
     assert.equal(street[0]!.street, 'Unter den Linden');
-    assert.ok(Math.abs(street[0]!.distance - 8) < 0.5, `the houses are 8 m from the street axis, got ${street[0]!.distance}`);
+    assert.ok(
+      Math.abs(street[0]!.distance - 8) < 0.5,
+      `the houses are 8 m from the street axis, got ${street[0]!.distance}`,
+    );
     assert.equal(street[0]!.houseNumber, null);
   });
 
   test('radius bounds the matches', async () => {
     const at = house('Unter den Linden', '5');
     const near = await elements({ ...at, radius: 5, maxResult: 10 });
-    assert.deepEqual(near.map((e) => [e.kind, e.houseNumber]), [['ADDRESS', '5']]);
+    assert.deepEqual(
+      near.map((e) => [e.kind, e.houseNumber]),
+      [['ADDRESS', '5']],
+    );
     const wider = await elements({ ...at, radius: 40, maxResult: 50 });
     assert.ok(wider.length > 3 && wider.length < 10, `${wider.length}`);
     assert.ok(wider.every((e) => e.distance <= 40));
@@ -69,17 +97,29 @@ describe('addresses and streets within the radius', () => {
     // 60 m north of Unter den Linden, away from the other demo streets.
     const at = { lat: 52.5174, lng: 13.38 };
     const none = await elements({ ...at, radius: 30, maxResult: 5 });
-    assert.deepEqual(none.map((e) => [e.kind, e.city, e.street]), [['CITY', 'Berlin', null]]);
+    assert.deepEqual(
+      none.map((e) => [e.kind, e.city, e.street]),
+      [['CITY', 'Berlin', null]],
+    );
     const some = await elements({ ...at, radius: 100, maxResult: 5 });
-    assert.ok(some.length > 1 && some.every((e) => e.kind !== 'CITY' && e.street === 'Unter den Linden' && e.distance <= 100));
+    assert.ok(
+      some.length > 1 &&
+        some.every((e) => e.kind !== 'CITY' && e.street === 'Unter den Linden' && e.distance <= 100),
+    );
     assert.ok(sortedByDistance(some));
   });
 
   test('the same on other continents: Nairobi and Tokyo', async () => {
     const [nairobi] = await elements({ ...house('Moi Avenue', '3') });
-    assert.deepEqual([nairobi!.street, nairobi!.houseNumber, nairobi!.countryCode, nairobi!.postalCode], ['Moi Avenue', '3', 'KE', '00100']);
+    assert.deepEqual(
+      [nairobi!.street, nairobi!.houseNumber, nairobi!.countryCode, nairobi!.postalCode],
+      ['Moi Avenue', '3', 'KE', '00100'],
+    );
     const [tokyo] = await elements({ ...house('Eitai-dori', '12'), lang: 'ja' });
-    assert.deepEqual([tokyo!.street, tokyo!.houseNumber, tokyo!.country, tokyo!.postalCode], ['Eitai-dori', '12', '日本', '100-0005']);
+    assert.deepEqual(
+      [tokyo!.street, tokyo!.houseNumber, tokyo!.country, tokyo!.postalCode],
+      ['Eitai-dori', '12', '日本', '100-0005'],
+    );
   });
 });
 
@@ -101,7 +141,7 @@ describe('skipEmptyStreetname', () => {
     assert.ok(named.every((e) => typeof e.street === 'string' && e.street.length > 0));
     assert.equal(named[0]!.street, 'Rue de Rivoli');
     // Far from any street: no CITY element either.
-    assert.deepEqual(await elements({ lat: -1.2921, lng: 36.8 , skipEmptyStreetname: true }), []);
+    assert.deepEqual(await elements({ lat: -1.2921, lng: 36.8, skipEmptyStreetname: true }), []);
     assert.equal((await elements({ lat: -1.2921, lng: 36.8, skipEmptyStreetname: false }))[0]!.kind, 'CITY');
   });
 });
@@ -111,7 +151,9 @@ describe('demo seed', () => {
     const knex = createKnex({ url: h.databaseUrl });
     try {
       assert.equal(await seedStreets(knex), null, 'already seeded at start');
-      const { rows } = await knex.raw('select (select count(*) from geo.streets) as streets, (select count(*) from geo.addresses) as addresses');
+      const { rows } = await knex.raw(
+        'select (select count(*) from geo.streets) as streets, (select count(*) from geo.addresses) as addresses',
+      );
       assert.equal(rows[0].streets, 15);
       assert.ok(rows[0].addresses > 300, `${rows[0].addresses}`);
     } finally {

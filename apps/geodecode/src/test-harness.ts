@@ -1,7 +1,13 @@
 /** Boots geodecode on a throwaway database (demo streets loaded at start) with a test token issuer. */
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@fleetgraph/db';
-import { createTestIssuer, injectGraphQL, type GraphQLResponse, type TestIssuer, type TestUser } from '@fleetgraph/testing';
+import {
+  createTestIssuer,
+  injectGraphQL,
+  type GraphQLResponse,
+  type TestIssuer,
+  type TestUser,
+} from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadGeodecodeConfig } from './config';
 
@@ -26,7 +32,8 @@ export async function startHarness(label: string): Promise<Harness> {
   const issuer = await createTestIssuer();
   const config = loadGeodecodeConfig({ SSO_ISSUER: issuer.issuer, LOG_LEVEL: 'silent' });
   const app = await buildApp({ ...config, databaseUrl: database.url }, { jwks: issuer.jwks });
-  const gql: Harness['gql'] = async (query, variables) => injectGraphQL(app, query, { token: await issuer.token(VIEWER), variables: variables ?? {} });
+  const gql: Harness['gql'] = async (query, variables) =>
+    injectGraphQL(app, query, { token: await issuer.token(VIEWER), variables: variables ?? {} });
   return {
     app,
     issuer,

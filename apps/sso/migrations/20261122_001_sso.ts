@@ -56,5 +56,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop table if exists sso.access_tokens, sso.refresh_tokens, sso.signing_keys, sso.users cascade');
+  await knex.raw(
+    'drop table if exists sso.access_tokens, sso.refresh_tokens, sso.signing_keys, sso.users cascade',
+  );
 }

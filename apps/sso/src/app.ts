@@ -33,14 +33,23 @@ export interface BuildOptions {
   revocations?: RevocationList;
 }
 
-export async function buildApp(config: SsoConfig & { databaseUrl: string }, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: SsoConfig & { databaseUrl: string },
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = createServer({
     name: config.name,
     logLevel: config.logLevel,
     // Trust the nearest N proxies' X-Forwarded-For entries (proxy-addr's hop-count semantics).
-    ...(config.trustProxyHops > 0 ? { fastify: { trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops } } : {}),
+    ...(config.trustProxyHops > 0
+      ? { fastify: { trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops } }
+      : {}),
   });
-  const knex = createKnex({ url: config.databaseUrl, applicationName: config.name, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
+  const knex = createKnex({
+    url: config.databaseUrl,
+    applicationName: config.name,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  });
   const revocations = options.revocations ?? createRevocationList();
   app.addHook('onClose', async () => {
     if (!options.revocations) await revocations.close();

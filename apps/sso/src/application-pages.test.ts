@@ -2,7 +2,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRevocationList } from '@fleetgraph/auth';
 import { validateApplicationSettings } from './data/application-input';
-import { basicAuth, Browser, csrfFrom, decodePart, formActionFrom, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import {
+  basicAuth,
+  Browser,
+  csrfFrom,
+  decodePart,
+  formActionFrom,
+  insertUser,
+  postToken,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 const revocations = createRevocationList();
 let sso: SsoHarness;
@@ -18,7 +28,11 @@ async function signedIn(user: { email: string; password: string }) {
   assert.equal(start.headers.location, '/sign-in?next=%2Fapplications');
   const page = await browser.get(String(start.headers.location));
   assert.equal(page.statusCode, 200);
-  const res = await browser.post(formActionFrom(page.body), { csrf_token: csrfFrom(page.body), email: user.email, password: user.password });
+  const res = await browser.post(formActionFrom(page.body), {
+    csrf_token: csrfFrom(page.body),
+    email: user.email,
+    password: user.password,
+  });
   assert.equal(res.statusCode, 303);
   assert.equal(res.headers.location, '/applications');
   return browser;
@@ -31,7 +45,10 @@ async function register(browser: Browser, fields: Record<string, string | string
   return sso.app.inject({
     method: 'POST',
     url: '/applications',
-    headers: { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     payload: body.toString(),
   });
 }
@@ -61,14 +78,22 @@ describe('application pages', () => {
     assert.match(list.body, new RegExp(clientId));
     assert.doesNotMatch(list.body, new RegExp(secret));
 
-    const token = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers: { authorization: basicAuth(clientId, secret) } });
+    const token = await postToken(
+      sso.app,
+      { grant_type: 'password', username: user.email, password: user.password },
+      { headers: { authorization: basicAuth(clientId, secret) } },
+    );
     assert.equal(token.statusCode, 200, 'the shown secret works');
   });
 
   test('invalid settings are listed and nothing is created', async () => {
     const user = await insertUser(sso.knex);
     const browser = await signedIn(user);
-    const res = await register(browser, { name: '', redirect_uris: 'http://evil.example.test/cb\nhttps://a.test/#frag', grant_types: ['refresh_token'] });
+    const res = await register(browser, {
+      name: '',
+      redirect_uris: 'http://evil.example.test/cb\nhttps://a.test/#frag',
+      grant_types: ['refresh_token'],
+    });
     assert.equal(res.statusCode, 400);
     assert.match(res.body, /role="alert"/);
     assert.match(res.body, /must use https/);
@@ -80,15 +105,31 @@ describe('application pages', () => {
   test('edit, rotate the secret and delete; only the owner can, and every POST needs the CSRF token', async () => {
     const owner = await insertUser(sso.knex);
     const browser = await signedIn(owner);
-    const created = await register(browser, { name: 'Yard App', redirect_uris: 'https://yard.example.test/cb', client_type: 'confidential', scopes: 'public', grant_types: ['password', 'refresh_token'] });
+    const created = await register(browser, {
+      name: 'Yard App',
+      redirect_uris: 'https://yard.example.test/cb',
+      client_type: 'confidential',
+      scopes: 'public',
+      grant_types: ['password', 'refresh_token'],
+    });
     const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
     const oldSecret = /id="client-secret">([^<]+)</.exec(created.body)![1]!;
 
     const edit = await browser.get(`/applications/${clientId}`);
     assert.equal(edit.statusCode, 200);
     const csrf = csrfFrom(edit.body);
-    assert.equal((await browser.post(`/applications/${clientId}`, { name: 'Hacked' })).statusCode, 403, 'no CSRF token');
-    const saved = await browser.post(`/applications/${clientId}`, { csrf_token: csrf, name: 'Yard App 2', redirect_uris: 'https://yard.example.test/cb2', scopes: 'public', grant_types: 'password' });
+    assert.equal(
+      (await browser.post(`/applications/${clientId}`, { name: 'Hacked' })).statusCode,
+      403,
+      'no CSRF token',
+    );
+    const saved = await browser.post(`/applications/${clientId}`, {
+      csrf_token: csrf,
+      name: 'Yard App 2',
+      redirect_uris: 'https://yard.example.test/cb2',
+      scopes: 'public',
+      grant_types: 'password',
+    });
     assert.equal(saved.statusCode, 303);
     const row = await sso.knex('sso.applications').where({ client_id: clientId }).first();
     assert.equal(row.name, 'Yard App 2');
@@ -98,13 +139,25 @@ describe('application pages', () => {
     const stranger = await signedIn(await insertUser(sso.knex));
     assert.equal((await stranger.get(`/applications/${clientId}`)).statusCode, 404);
     const strangerCsrf = csrfFrom((await stranger.get('/applications/new')).body);
-    assert.equal((await stranger.post(`/applications/${clientId}/delete`, { csrf_token: strangerCsrf })).statusCode, 404);
+    assert.equal(
+      (await stranger.post(`/applications/${clientId}/delete`, { csrf_token: strangerCsrf })).statusCode,
+      404,
+    );
     assert.doesNotMatch((await stranger.get('/applications')).body, new RegExp(clientId));
 
-    const login = (secret: string) => postToken(sso.app, { grant_type: 'password', username: owner.email, password: owner.password }, { headers: { authorization: basicAuth(clientId, secret) } });
+    const login = (secret: string) =>
+      postToken(
+        sso.app,
+        { grant_type: 'password', username: owner.email, password: owner.password },
+        { headers: { authorization: basicAuth(clientId, secret) } },
+      );
     const before = await login(oldSecret);
     assert.equal(before.statusCode, 200);
-    assert.equal((await browser.post(`/applications/${clientId}/rotate-secret`, {})).statusCode, 403, 'no CSRF token');
+    assert.equal(
+      (await browser.post(`/applications/${clientId}/rotate-secret`, {})).statusCode,
+      403,
+      'no CSRF token',
+    );
     const rotated = await browser.post(`/applications/${clientId}/rotate-secret`, { csrf_token: csrf });
     assert.equal(rotated.statusCode, 200);
     const newSecret = /id="client-secret">([^<]+)</.exec(rotated.body)![1]!;
@@ -114,7 +167,11 @@ describe('application pages', () => {
     const deleted = await browser.post(`/applications/${clientId}/delete`, { csrf_token: csrf });
     assert.equal(deleted.statusCode, 303);
     assert.equal(await sso.knex('sso.applications').where({ client_id: clientId }).first(), undefined);
-    assert.equal(await revocations.isRevoked(decodePart(before.json().access_token, 1).jti), true, 'its access tokens are revoked');
+    assert.equal(
+      await revocations.isRevoked(decodePart(before.json().access_token, 1).jti),
+      true,
+      'its access tokens are revoked',
+    );
   });
 
   test('sign-out ends the session; next= cannot point outside the application pages', async () => {
@@ -130,9 +187,21 @@ describe('application pages', () => {
   });
 
   test('application settings validation', () => {
-    assert.deepEqual(validateApplicationSettings({ name: 'A', redirectUris: ['com.example.app:/cb', 'http://[::1]/cb', 'http://localhost:3000/cb'] }).problems, []);
-    assert.equal(validateApplicationSettings({ name: 'A', redirectUris: ['javascript:alert(1)'] }).problems.length, 1);
-    assert.equal(validateApplicationSettings({ name: 'A', redirectUris: ['https://a.test/', 'https://a.test/'] }).problems.length, 1);
+    assert.deepEqual(
+      validateApplicationSettings({
+        name: 'A',
+        redirectUris: ['com.example.app:/cb', 'http://[::1]/cb', 'http://localhost:3000/cb'],
+      }).problems,
+      [],
+    );
+    assert.equal(
+      validateApplicationSettings({ name: 'A', redirectUris: ['javascript:alert(1)'] }).problems.length,
+      1,
+    );
+    assert.equal(
+      validateApplicationSettings({ name: 'A', redirectUris: ['https://a.test/', 'https://a.test/'] })
+        .problems.length,
+      1,
+    );
   });
 });
-

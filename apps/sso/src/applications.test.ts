@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runAdminCommand, UsageError } from './admin/commands';
 import { hashClientSecret } from './data/applications';
-import { basicAuth, decodePart, insertApplication, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import {
+  basicAuth,
+  decodePart,
+  insertApplication,
+  insertUser,
+  postToken,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
@@ -35,19 +43,37 @@ describe('applications and client authentication', () => {
 
   test('client_secret_basic and client_secret_post both authenticate', async () => {
     const client = await insertApplication(sso.knex);
-    const basic = await postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(client.clientId, client.clientSecret!) } });
+    const basic = await postToken(sso.app, passwordParams(), {
+      headers: { authorization: basicAuth(client.clientId, client.clientSecret!) },
+    });
     assert.equal(basic.statusCode, 200, basic.body);
-    const post = await postToken(sso.app, { ...passwordParams(), client_id: client.clientId, client_secret: client.clientSecret! });
+    const post = await postToken(sso.app, {
+      ...passwordParams(),
+      client_id: client.clientId,
+      client_secret: client.clientSecret!,
+    });
     assert.equal(post.statusCode, 200, post.body);
     assert.equal(decodePart(post.json().access_token, 1).client_id, client.clientId);
   });
 
   test('a wrong secret, a missing secret and an unknown client are invalid_client 401 with WWW-Authenticate', async () => {
     const client = await insertApplication(sso.knex);
-    assertInvalidClient(await postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(client.clientId, 'wrong') } }));
-    assertInvalidClient(await postToken(sso.app, { ...passwordParams(), client_id: client.clientId, client_secret: `${client.clientSecret}x` }));
+    assertInvalidClient(
+      await postToken(sso.app, passwordParams(), {
+        headers: { authorization: basicAuth(client.clientId, 'wrong') },
+      }),
+    );
+    assertInvalidClient(
+      await postToken(sso.app, {
+        ...passwordParams(),
+        client_id: client.clientId,
+        client_secret: `${client.clientSecret}x`,
+      }),
+    );
     assertInvalidClient(await postToken(sso.app, { ...passwordParams(), client_id: client.clientId }));
-    assertInvalidClient(await postToken(sso.app, { ...passwordParams(), client_id: 'fg_nobody', client_secret: 'whatever' }));
+    assertInvalidClient(
+      await postToken(sso.app, { ...passwordParams(), client_id: 'fg_nobody', client_secret: 'whatever' }),
+    );
   });
 
   test('a public client authenticates with its client_id alone (none) and may not present a secret', async () => {
@@ -55,12 +81,16 @@ describe('applications and client authentication', () => {
     assert.equal(client.clientSecret, undefined);
     const ok = await postToken(sso.app, { ...passwordParams(), client_id: client.clientId });
     assert.equal(ok.statusCode, 200, ok.body);
-    assertInvalidClient(await postToken(sso.app, { ...passwordParams(), client_id: client.clientId, client_secret: 'made-up' }));
+    assertInvalidClient(
+      await postToken(sso.app, { ...passwordParams(), client_id: client.clientId, client_secret: 'made-up' }),
+    );
   });
 
   test('a client may only use the grants it was registered with: unauthorized_client', async () => {
     const client = await insertApplication(sso.knex, { grantTypes: ['authorization_code', 'refresh_token'] });
-    const res = await postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(client.clientId, client.clientSecret!) } });
+    const res = await postToken(sso.app, passwordParams(), {
+      headers: { authorization: basicAuth(client.clientId, client.clientSecret!) },
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'unauthorized_client');
   });
@@ -68,26 +98,70 @@ describe('applications and client authentication', () => {
 
 describe('admin CLI commands', () => {
   test('user create, disable, enable and reset-password', async () => {
-    const out = await runAdminCommand(sso.knex, ['user', 'create', '--email', 'cli@example.test', '--name', 'Cli User']);
+    const out = await runAdminCommand(sso.knex, [
+      'user',
+      'create',
+      '--email',
+      'cli@example.test',
+      '--name',
+      'Cli User',
+    ]);
     assert.match(out[0]!, /created: uid [0-9a-f-]{36}/);
     const password = /shown once\): (\S+)/.exec(out[1]!)![1]!;
-    assert.equal((await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password })).statusCode, 200);
+    assert.equal(
+      (await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password }))
+        .statusCode,
+      200,
+    );
 
     await runAdminCommand(sso.knex, ['user', 'disable', '--email', 'cli@example.test']);
-    assert.equal((await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password })).statusCode, 400);
+    assert.equal(
+      (await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password }))
+        .statusCode,
+      400,
+    );
     await runAdminCommand(sso.knex, ['user', 'enable', '--email', 'cli@example.test']);
 
-    const reset = await runAdminCommand(sso.knex, ['user', 'reset-password', '--email', 'cli@example.test', '--password', 'a brand new password']);
+    const reset = await runAdminCommand(sso.knex, [
+      'user',
+      'reset-password',
+      '--email',
+      'cli@example.test',
+      '--password',
+      'a brand new password',
+    ]);
     assert.doesNotMatch(reset.join('\n'), /shown once/);
-    assert.equal((await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password })).statusCode, 400);
-    assert.equal((await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password: 'a brand new password' })).statusCode, 200);
+    assert.equal(
+      (await postToken(sso.app, { grant_type: 'password', username: 'cli@example.test', password }))
+        .statusCode,
+      400,
+    );
+    assert.equal(
+      (
+        await postToken(sso.app, {
+          grant_type: 'password',
+          username: 'cli@example.test',
+          password: 'a brand new password',
+        })
+      ).statusCode,
+      200,
+    );
     const audited = await sso.knex('sso.audit_log').where({ event: 'admin.user' }).count({ n: '*' }).first();
     assert.ok(Number(audited!.n) >= 4);
   });
 
   test('app create prints the secret once; list never shows it; rotate-secret replaces it; delete removes the app', async () => {
     const out = await runAdminCommand(sso.knex, [
-      'app', 'create', '--name', 'Fleet Portal', '--redirect-uri', 'https://portal.example.test/cb', '--scopes', 'public read', '--grants', 'authorization_code refresh_token password',
+      'app',
+      'create',
+      '--name',
+      'Fleet Portal',
+      '--redirect-uri',
+      'https://portal.example.test/cb',
+      '--scopes',
+      'public read',
+      '--grants',
+      'authorization_code refresh_token password',
     ]);
     const clientId = /client_id: (\S+)/.exec(out.join('\n'))![1]!;
     const secret = /client_secret \(shown once, store it now\): (\S+)/.exec(out.join('\n'))![1]!;
@@ -95,31 +169,80 @@ describe('admin CLI commands', () => {
     assert.match(list, new RegExp(clientId));
     assert.doesNotMatch(list, new RegExp(secret));
 
-    const login = () => postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, secret) } });
+    const login = () =>
+      postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, secret) } });
     assert.equal((await login()).statusCode, 200);
     const rotated = await runAdminCommand(sso.knex, ['app', 'rotate-secret', '--client-id', clientId]);
     const newSecret = /shown once, store it now\): (\S+)/.exec(rotated.join('\n'))![1]!;
     assertInvalidClient(await login());
-    assert.equal((await postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, newSecret) } })).statusCode, 200);
+    assert.equal(
+      (
+        await postToken(sso.app, passwordParams(), {
+          headers: { authorization: basicAuth(clientId, newSecret) },
+        })
+      ).statusCode,
+      200,
+    );
 
     await runAdminCommand(sso.knex, ['app', 'delete', '--client-id', clientId]);
-    assertInvalidClient(await postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, newSecret) } }));
+    assertInvalidClient(
+      await postToken(sso.app, passwordParams(), {
+        headers: { authorization: basicAuth(clientId, newSecret) },
+      }),
+    );
   });
 
   test('a public app has no secret; bad input is a usage error', async () => {
-    const out = await runAdminCommand(sso.knex, ['app', 'create', '--name', 'CLI tool', '--redirect-uri', 'http://127.0.0.1/cb', '--public']);
+    const out = await runAdminCommand(sso.knex, [
+      'app',
+      'create',
+      '--name',
+      'CLI tool',
+      '--redirect-uri',
+      'http://127.0.0.1/cb',
+      '--public',
+    ]);
     assert.doesNotMatch(out.join('\n'), /client_secret/);
     await assert.rejects(runAdminCommand(sso.knex, ['app', 'create', '--name', 'x']), UsageError);
-    await assert.rejects(runAdminCommand(sso.knex, ['app', 'create', '--name', 'x', '--redirect-uri', 'not a uri']), UsageError);
-    await assert.rejects(runAdminCommand(sso.knex, ['app', 'create', '--name', 'x', '--redirect-uri', 'https://a.test/', '--scopes', 'admin']), UsageError);
+    await assert.rejects(
+      runAdminCommand(sso.knex, ['app', 'create', '--name', 'x', '--redirect-uri', 'not a uri']),
+      UsageError,
+    );
+    await assert.rejects(
+      runAdminCommand(sso.knex, [
+        'app',
+        'create',
+        '--name',
+        'x',
+        '--redirect-uri',
+        'https://a.test/',
+        '--scopes',
+        'admin',
+      ]),
+      UsageError,
+    );
     await assert.rejects(runAdminCommand(sso.knex, ['frobnicate']), UsageError);
   });
 
   test('the CLI process runs a command against DATABASE_URL', async () => {
     const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'app', 'create', '--name', 'From CLI', '--redirect-uri', 'https://cli.example.test/cb'], {
-      env: { ...process.env, DATABASE_URL: sso.database.url, LOG_LEVEL: 'silent' },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        cli,
+        'app',
+        'create',
+        '--name',
+        'From CLI',
+        '--redirect-uri',
+        'https://cli.example.test/cb',
+      ],
+      {
+        env: { ...process.env, DATABASE_URL: sso.database.url, LOG_LEVEL: 'silent' },
+      },
+    );
     assert.match(stdout, /client_id: fg_/);
     assert.match(stdout, /client_secret \(shown once, store it now\): \S{43}/);
   });

@@ -12,14 +12,18 @@ import { runAdminCommand, UsageError } from './admin/commands';
 import { loadSsoConfig } from './config';
 
 const config = loadSsoConfig();
-const database = await resolveDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), dataDir });
+const database = await resolveDatabase({
+  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  dataDir,
+});
 const knex = createKnex({ url: database.url, applicationName: 'sso-cli' });
 // With REDIS_URL, revocations (app delete) reach the gateway's shared list at once.
 const revocations = config.redisUrl ? createRevocationList({ redisUrl: config.redisUrl }) : undefined;
 let exitCode = 0;
 try {
   await migrateSchema(knex, SSO_SCHEMA, migrations);
-  for (const line of await runAdminCommand(knex, process.argv.slice(2), revocations ? { revocations } : {})) console.log(line);
+  for (const line of await runAdminCommand(knex, process.argv.slice(2), revocations ? { revocations } : {}))
+    console.log(line);
 } catch (error) {
   console.error(error instanceof UsageError ? error.message : error);
   exitCode = error instanceof UsageError ? 2 : 1;

@@ -1,10 +1,23 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { authorizeUrl, Browser, csrfFrom, formActionFrom, insertApplication, insertUser, REDIRECT_URI, startSso, type SsoHarness } from './test-harness';
+import {
+  authorizeUrl,
+  Browser,
+  csrfFrom,
+  formActionFrom,
+  insertApplication,
+  insertUser,
+  REDIRECT_URI,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 let sso: SsoHarness;
 before(async () => {
-  sso = await startSso('https_cookies', { SSO_ISSUER: 'https://sso.example.test', SSO_TRUST_PROXY_HOPS: '1' });
+  sso = await startSso('https_cookies', {
+    SSO_ISSUER: 'https://sso.example.test',
+    SSO_TRUST_PROXY_HOPS: '1',
+  });
 });
 after(() => sso?.close());
 
@@ -15,7 +28,11 @@ describe('behind a proxy (SSO_TRUST_PROXY_HOPS=1)', () => {
       method: 'POST',
       url: '/oauth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.7' },
-      payload: new URLSearchParams({ grant_type: 'password', username: user.email, password: 'wrong' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'password',
+        username: user.email,
+        password: 'wrong',
+      }).toString(),
     });
     const row = await sso.knex('sso.audit_log').where({ event: 'token.refused', user_id: user.id }).first();
     assert.equal(row.ip, '203.0.113.7');
@@ -28,8 +45,14 @@ describe('cookies when the issuer is https', () => {
     const user = await insertUser(sso.knex);
     const app = await insertApplication(sso.knex);
     const browser = new Browser(sso.app);
-    const signIn = await browser.get(authorizeUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code' }));
-    const signedIn = await browser.post(formActionFrom(signIn.body), { csrf_token: csrfFrom(signIn.body), email: user.email, password: user.password });
+    const signIn = await browser.get(
+      authorizeUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code' }),
+    );
+    const signedIn = await browser.post(formActionFrom(signIn.body), {
+      csrf_token: csrfFrom(signIn.body),
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(signedIn.statusCode, 303);
     const cookies = [...(signIn.cookies as any[]), ...(signedIn.cookies as any[])];
     assert.deepEqual(cookies.map((c) => c.name).sort(), ['__Host-fg_csrf', '__Host-fg_session']);

@@ -20,7 +20,11 @@ export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly status: number = error === 'invalid_client' || error === 'invalid_token' ? 401 : error === 'server_error' ? 500 : 400,
+    readonly status: number = error === 'invalid_client' || error === 'invalid_token'
+      ? 401
+      : error === 'server_error'
+        ? 500
+        : 400,
   ) {
     super(description);
     this.name = 'OAuthError';

@@ -3,7 +3,13 @@ export { loadSsoConfig, type SsoConfig } from './config';
 export { OAuthError } from './errors';
 export { hashPassword, verifyPassword } from './passwords';
 export { migrations, SSO_SCHEMA } from '../migrations/index';
-export { createApplication, SCOPES_SUPPORTED, GRANT_TYPES_SUPPORTED, type Application, type NewApplication } from './data/applications';
+export {
+  createApplication,
+  SCOPES_SUPPORTED,
+  GRANT_TYPES_SUPPORTED,
+  type Application,
+  type NewApplication,
+} from './data/applications';
 export { runAdminCommand, UsageError, type AdminOptions } from './admin/commands';
 export { rotateSigningKey, ROTATION_DELAY_SECONDS } from './keys';
 export { serverMetadata } from './routes/discovery';

@@ -23,9 +23,12 @@ async function withInstance<T>(fn: (app: Awaited<ReturnType<typeof buildApp>>) =
     await app.close();
   }
 }
-const kidsOf = async (app: Awaited<ReturnType<typeof buildApp>>) => (await app.inject({ url: '/.well-known/jwks.json' })).json().keys.map((k: { kid: string }) => k.kid);
+const kidsOf = async (app: Awaited<ReturnType<typeof buildApp>>) =>
+  (await app.inject({ url: '/.well-known/jwks.json' })).json().keys.map((k: { kid: string }) => k.kid);
 const signedBy = async (app: Awaited<ReturnType<typeof buildApp>>) => {
-  const token = (await postToken(app, { grant_type: 'password', username: user.email, password: user.password })).json().access_token as string;
+  const token = (
+    await postToken(app, { grant_type: 'password', username: user.email, password: user.password })
+  ).json().access_token as string;
   return { token, kid: decodePart(token, 0).kid as string };
 };
 
@@ -44,17 +47,29 @@ describe('key rotation', () => {
     });
 
     // 2. The delay has passed: the new key signs, the old one is retired but still published.
-    await sso.knex('sso.signing_keys').where({ kid: newKid }).update({ activated_at: new Date(Date.now() - 1000) });
-    await sso.knex('sso.signing_keys').where({ kid: oldKid }).update({ retired_at: new Date(Date.now() - 1000) });
+    await sso
+      .knex('sso.signing_keys')
+      .where({ kid: newKid })
+      .update({ activated_at: new Date(Date.now() - 1000) });
+    await sso
+      .knex('sso.signing_keys')
+      .where({ kid: oldKid })
+      .update({ retired_at: new Date(Date.now() - 1000) });
     await withInstance(async (app) => {
       assert.deepEqual((await kidsOf(app)).sort(), [oldKid, newKid].sort());
       assert.equal((await signedBy(app)).kid, newKid);
-      const me = await app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${oldToken}` } });
+      const me = await app.inject({
+        url: '/api/v1/users/me',
+        headers: { authorization: `Bearer ${oldToken}` },
+      });
       assert.equal(me.statusCode, 200, 'tokens of the old key keep verifying');
     });
 
     // 3. 7200 s after retirement the old key is gone.
-    await sso.knex('sso.signing_keys').where({ kid: oldKid }).update({ retired_at: new Date(Date.now() - 7201_000) });
+    await sso
+      .knex('sso.signing_keys')
+      .where({ kid: oldKid })
+      .update({ retired_at: new Date(Date.now() - 7201_000) });
     await withInstance(async (app) => {
       assert.deepEqual(await kidsOf(app), [newKid]);
     });
@@ -72,6 +87,9 @@ describe('key rotation', () => {
     assert.ok(before.publicKeys().some((k) => k.kid === newKid));
     await sleep(1200);
     assert.equal(before.active().kid, newKid);
-    assert.ok(before.publicKeys().some((k) => k.kid === current), 'the retired key is still published');
+    assert.ok(
+      before.publicKeys().some((k) => k.kid === current),
+      'the retired key is still published',
+    );
   });
 });

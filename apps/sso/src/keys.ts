@@ -79,7 +79,10 @@ interface LoadedKey {
 }
 
 async function newKeyValues(): Promise<{ kid: string; private_jwk: string; public_jwk: string }> {
-  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { modulusLength: 2048, extractable: true });
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, {
+    modulusLength: 2048,
+    extractable: true,
+  });
   const publicJwk = await exportJWK(publicKey);
   const privateJwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
@@ -117,12 +120,17 @@ export async function ensureSigningKey(knex: Knex): Promise<string> {
  * Publishes a new key now that signs from `delaySeconds` on; every key not yet retired retires
  * at that moment. Returns the new kid and its activation time.
  */
-export async function rotateSigningKey(knex: Knex, options: { delaySeconds?: number } = {}): Promise<{ kid: string; activatesAt: Date }> {
+export async function rotateSigningKey(
+  knex: Knex,
+  options: { delaySeconds?: number } = {},
+): Promise<{ kid: string; activatesAt: Date }> {
   const delay = options.delaySeconds ?? ROTATION_DELAY_SECONDS;
   const values = await newKeyValues();
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
-    const at = ((await trx.raw(`select now() + make_interval(secs => ?) as at`, [delay])).rows as { at: Date }[])[0]!.at;
+    const at = (
+      (await trx.raw(`select now() + make_interval(secs => ?) as at`, [delay])).rows as { at: Date }[]
+    )[0]!.at;
     await trx('sso.signing_keys')
       .where((q) => q.whereNull('retired_at').orWhere('retired_at', '>', at))
       .update({ retired_at: at });
@@ -131,26 +139,47 @@ export async function rotateSigningKey(knex: Knex, options: { delaySeconds?: num
   });
 }
 
-export async function listSigningKeys(knex: Knex): Promise<{ kid: string; createdAt: Date; activatedAt: Date | null; retiredAt: Date | null }[]> {
-  const rows = await knex('sso.signing_keys').select('kid', 'created_at', 'activated_at', 'retired_at').orderBy('created_at');
-  return rows.map((row) => ({ kid: row.kid, createdAt: row.created_at, activatedAt: row.activated_at, retiredAt: row.retired_at }));
+export async function listSigningKeys(
+  knex: Knex,
+): Promise<{ kid: string; createdAt: Date; activatedAt: Date | null; retiredAt: Date | null }[]> {
+  const rows = await knex('sso.signing_keys')
+    .select('kid', 'created_at', 'activated_at', 'retired_at')
+    .orderBy('created_at');
+  return rows.map((row) => ({
+    kid: row.kid,
+    createdAt: row.created_at,
+    activatedAt: row.activated_at,
+    retiredAt: row.retired_at,
+  }));
 }
 
-export async function loadKeyStore(knex: Knex, options: { retentionSeconds?: number } = {}): Promise<KeyStore> {
+export async function loadKeyStore(
+  knex: Knex,
+  options: { retentionSeconds?: number } = {},
+): Promise<KeyStore> {
   const retentionMs = (options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
   let loaded: LoadedKey[] = [];
   let localSet = createLocalJWKSet({ keys: [] });
   let lastReload = 0;
   let reloading: Promise<void> | undefined;
 
-  const isPublished = (key: LoadedKey, now: number) => key.retiredAt === null || key.retiredAt + retentionMs > now;
-  const published = (now = Date.now()) => loaded.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
+  const isPublished = (key: LoadedKey, now: number) =>
+    key.retiredAt === null || key.retiredAt + retentionMs > now;
+  const published = (now = Date.now()) =>
+    loaded.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
 
   async function reload(): Promise<void> {
     const rows: KeyRow[] = await knex('sso.signing_keys')
       .select('kid', 'private_jwk', 'public_jwk', 'activated_at', 'retired_at')
-      .where((q) => q.whereNull('retired_at').orWhere('retired_at', '>', knex.raw(`now() - make_interval(secs => ?)`, [retentionMs / 1000])))
-      .orderBy([{ column: 'activated_at', order: 'desc', nulls: 'last' }, { column: 'created_at', order: 'desc' }]);
+      .where((q) =>
+        q
+          .whereNull('retired_at')
+          .orWhere('retired_at', '>', knex.raw(`now() - make_interval(secs => ?)`, [retentionMs / 1000])),
+      )
+      .orderBy([
+        { column: 'activated_at', order: 'desc', nulls: 'last' },
+        { column: 'created_at', order: 'desc' },
+      ]);
     const keys: LoadedKey[] = [];
     for (const row of rows) {
       keys.push({
@@ -168,7 +197,10 @@ export async function loadKeyStore(knex: Knex, options: { retentionSeconds?: num
   }
 
   function activeAt(now: number): LoadedKey | undefined {
-    return loaded.find((key) => key.activatedAt !== null && key.activatedAt <= now && (key.retiredAt === null || key.retiredAt > now));
+    return loaded.find(
+      (key) =>
+        key.activatedAt !== null && key.activatedAt <= now && (key.retiredAt === null || key.retiredAt > now),
+    );
   }
 
   function backgroundReload() {
@@ -187,7 +219,8 @@ export async function loadKeyStore(knex: Knex, options: { retentionSeconds?: num
     try {
       return await localSet(header, token);
     } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - lastReload < RELOAD_COOLDOWN_MS) throw error;
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - lastReload < RELOAD_COOLDOWN_MS)
+        throw error;
       await reload();
       return localSet(header, token);
     }

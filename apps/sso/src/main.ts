@@ -5,7 +5,10 @@ import { buildApp } from './app';
 import { loadSsoConfig } from './config';
 
 const config = loadSsoConfig();
-const database = await resolveDatabase({ ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}), dataDir });
+const database = await resolveDatabase({
+  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  dataDir,
+});
 const revocations = createRevocationList(config.redisUrl ? { redisUrl: config.redisUrl } : {});
 const app = await buildApp({ ...config, databaseUrl: database.url }, { revocations });
 await app.listen({ port: config.port, host: config.host });

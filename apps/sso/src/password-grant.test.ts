@@ -2,7 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLocalJWKSet } from 'jose';
 import { createTokenVerifier } from '@fleetgraph/auth';
-import { decodePart, insertApplication, insertUser, postToken, startSso, TEST_ISSUER, type SsoHarness } from './test-harness';
+import {
+  decodePart,
+  insertApplication,
+  insertUser,
+  postToken,
+  startSso,
+  TEST_ISSUER,
+  type SsoHarness,
+} from './test-harness';
 import { decoyHash, hashPassword } from './passwords';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -23,12 +31,23 @@ function assertNoStore(res: { headers: Record<string, unknown> }) {
 describe('password grant', () => {
   test('answers exactly the spec 5.4 fields, uncacheable', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+    });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     assertNoStore(res);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'created_at', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'access_token',
+      'created_at',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
     assert.equal(typeof body.access_token, 'string');
     assert.equal(body.token_type, 'bearer');
     assert.equal(body.expires_in, 7200);
@@ -40,7 +59,11 @@ describe('password grant', () => {
   });
 
   test('the access token carries the spec 5.1 header and claims plus sub and aud', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+    });
     const body = res.json();
     const header = decodePart(body.access_token, 0);
     const { keys } = (await sso.app.inject({ url: '/.well-known/jwks.json' })).json();
@@ -63,9 +86,17 @@ describe('password grant', () => {
   });
 
   test('the access token verifies with the platform verifier against the published JWKS', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+    });
     const jwks = (await sso.app.inject({ url: '/.well-known/jwks.json' })).json();
-    const verifier = createTokenVerifier({ issuer: TEST_ISSUER, audience: 'fleetgraph', jwks: createLocalJWKSet(jwks) });
+    const verifier = createTokenVerifier({
+      issuer: TEST_ISSUER,
+      audience: 'fleetgraph',
+      jwks: createLocalJWKSet(jwks),
+    });
     const context = await verifier.verify(res.json().access_token);
     assert.equal(context.uid, user.id);
     assert.equal(context.email, user.email);
@@ -74,7 +105,11 @@ describe('password grant', () => {
   });
 
   test('the username matches the email case-insensitively, and JSON bodies are accepted', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: 'owner@EXAMPLE.TEST', password: user.password }, { json: true });
+    const res = await postToken(
+      sso.app,
+      { grant_type: 'password', username: 'owner@EXAMPLE.TEST', password: user.password },
+      { json: true },
+    );
     assert.equal(res.statusCode, 200);
     assert.equal(decodePart(res.json().access_token, 1).user.uid, user.id);
   });
@@ -93,8 +128,16 @@ describe('password grant', () => {
   });
 
   test('a wrong password and an unknown user get the same invalid_grant, uncacheable', async () => {
-    const wrong = await postToken(sso.app, { grant_type: 'password', username: user.email, password: 'not the password' });
-    const unknown = await postToken(sso.app, { grant_type: 'password', username: 'nobody@example.test', password: 'whatever' });
+    const wrong = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: 'not the password',
+    });
+    const unknown = await postToken(sso.app, {
+      grant_type: 'password',
+      username: 'nobody@example.test',
+      password: 'whatever',
+    });
     for (const res of [wrong, unknown]) {
       assert.equal(res.statusCode, 400);
       assertNoStore(res);
@@ -115,13 +158,22 @@ describe('password grant', () => {
 
   test('a disabled user is refused with invalid_grant even with the right password', async () => {
     const disabled = await insertUser(sso.knex, { disabled: true });
-    const res = await postToken(sso.app, { grant_type: 'password', username: disabled.email, password: disabled.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: disabled.email,
+      password: disabled.password,
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'invalid_grant');
   });
 
   test('a scope beyond public is invalid_scope', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password, scope: 'public admin' });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+      scope: 'public admin',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'invalid_scope');
   });

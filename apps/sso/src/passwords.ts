@@ -7,7 +7,12 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 // Algorithm is an ambient const enum, which isolated modules cannot read: Argon2id is 2.
 const ARGON2ID = 2 as Algorithm;
 
-export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_OPTIONS = {
+  algorithm: ARGON2ID,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);

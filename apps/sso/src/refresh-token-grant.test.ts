@@ -1,7 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hashRefreshToken } from './data/refresh-tokens';
-import { decodePart, insertApplication, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import {
+  decodePart,
+  insertApplication,
+  insertUser,
+  postToken,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
@@ -12,7 +19,12 @@ before(async () => {
 after(() => sso?.close());
 
 async function login(extra: Record<string, string> = {}) {
-  const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password, ...extra });
+  const res = await postToken(sso.app, {
+    grant_type: 'password',
+    username: user.email,
+    password: user.password,
+    ...extra,
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json() as { access_token: string; refresh_token: string };
 }
@@ -20,7 +32,8 @@ async function login(extra: Record<string, string> = {}) {
 const refresh = (refresh_token: string, extra: Record<string, string> = {}) =>
   postToken(sso.app, { grant_type: 'refresh_token', refresh_token, ...extra });
 
-const me = (token: string) => sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+const me = (token: string) =>
+  sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
 
 describe('refresh token grant', () => {
   test('a refresh token gives new tokens with the 5.4 fields and rotates', async () => {
@@ -29,7 +42,14 @@ describe('refresh token grant', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['cache-control'], 'no-store');
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'created_at', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'access_token',
+      'created_at',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
     assert.equal(body.token_type, 'bearer');
     assert.equal(body.expires_in, 7200);
     assert.equal(body.scope, 'public');
@@ -37,7 +57,8 @@ describe('refresh token grant', () => {
     assert.notEqual(decodePart(body.access_token, 1).jti, decodePart(first.access_token, 1).jti);
     assert.equal(decodePart(body.access_token, 1).user.uid, user.id);
 
-    const rows = await sso.knex('sso.refresh_tokens')
+    const rows = await sso
+      .knex('sso.refresh_tokens')
       .whereIn('token_hash', [hashRefreshToken(first.refresh_token), hashRefreshToken(body.refresh_token)])
       .select('token_hash', 'family_id', 'rotated_at');
     const old = rows.find((r) => r.token_hash === hashRefreshToken(first.refresh_token));
@@ -54,7 +75,12 @@ describe('refresh token grant', () => {
     const { refresh_token } = await login();
     const plain = await sso.knex('sso.refresh_tokens').where({ token_hash: refresh_token }).first();
     assert.equal(plain, undefined);
-    assert.ok(await sso.knex('sso.refresh_tokens').where({ token_hash: hashRefreshToken(refresh_token) }).first());
+    assert.ok(
+      await sso
+        .knex('sso.refresh_tokens')
+        .where({ token_hash: hashRefreshToken(refresh_token) })
+        .first(),
+    );
   });
 
   test('reusing a rotated refresh token revokes the whole family', async () => {
@@ -95,7 +121,10 @@ describe('refresh token grant', () => {
 
   test('an expired refresh token is invalid_grant', async () => {
     const { refresh_token } = await login();
-    await sso.knex('sso.refresh_tokens').where({ token_hash: hashRefreshToken(refresh_token) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(refresh_token) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await refresh(refresh_token);
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'invalid_grant');
@@ -104,7 +133,10 @@ describe('refresh token grant', () => {
   test('a refresh token bound to a client cannot be used by another client or without one', async () => {
     const a = await insertApplication(sso.knex);
     const b = await insertApplication(sso.knex);
-    const credentials = (client: typeof a) => ({ client_id: client.clientId, client_secret: client.clientSecret! });
+    const credentials = (client: typeof a) => ({
+      client_id: client.clientId,
+      client_secret: client.clientSecret!,
+    });
     const { refresh_token } = await login(credentials(a));
     const other = await refresh(refresh_token, credentials(b));
     assert.equal(other.statusCode, 400);
@@ -128,7 +160,11 @@ describe('refresh token grant', () => {
 
   test('a disabled user can no longer refresh', async () => {
     const victim = await insertUser(sso.knex);
-    const res = await postToken(sso.app, { grant_type: 'password', username: victim.email, password: victim.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: victim.email,
+      password: victim.password,
+    });
     await sso.knex('sso.users').where({ id: victim.id }).update({ disabled: true });
     const refreshed = await refresh(res.json().refresh_token);
     assert.equal(refreshed.statusCode, 400);

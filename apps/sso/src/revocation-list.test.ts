@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createConnection } from 'node:net';
 import { createRevocationList, createTokenVerifier, type RevocationList } from '@fleetgraph/auth';
-import { basicAuth, decodePart, insertApplication, insertUser, postToken, startSso, TEST_ISSUER, type SsoHarness } from './test-harness';
+import {
+  basicAuth,
+  decodePart,
+  insertApplication,
+  insertUser,
+  postToken,
+  startSso,
+  TEST_ISSUER,
+  type SsoHarness,
+} from './test-harness';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
@@ -59,7 +68,10 @@ describe('createRevocationList', () => {
 
   test('a Redis that cannot be reached: isRevoked answers false and reports, never throws', async () => {
     const errors: string[] = [];
-    const list = createRevocationList({ redisUrl: 'redis://127.0.0.1:1', onError: (_e, op) => errors.push(op) });
+    const list = createRevocationList({
+      redisUrl: 'redis://127.0.0.1:1',
+      onError: (_e, op) => errors.push(op),
+    });
     try {
       assert.equal(await list.isRevoked(randomUUID()), false);
       assert.deepEqual(errors, ['isRevoked']);
@@ -91,15 +103,36 @@ describe('revocations reach a gateway verifier', () => {
     const user = await insertUser(sso.knex);
     const client = await insertApplication(sso.knex);
     const headers = { authorization: basicAuth(client.clientId, client.clientSecret!) };
-    const first = (await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers })).json();
-    const second = (await postToken(sso.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, { headers })).json();
+    const first = (
+      await postToken(
+        sso.app,
+        { grant_type: 'password', username: user.email, password: user.password },
+        { headers },
+      )
+    ).json();
+    const second = (
+      await postToken(
+        sso.app,
+        { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+        { headers },
+      )
+    ).json();
     const jwks = (await sso.app.inject({ url: '/.well-known/jwks.json' })).json();
     const { createLocalJWKSet } = await import('jose');
     // What the gateway does: local signature check, then the shared list.
-    const verifier = createTokenVerifier({ issuer: TEST_ISSUER, audience: 'fleetgraph', jwks: createLocalJWKSet(jwks), isRevoked: (jti) => revocations.isRevoked(jti) });
+    const verifier = createTokenVerifier({
+      issuer: TEST_ISSUER,
+      audience: 'fleetgraph',
+      jwks: createLocalJWKSet(jwks),
+      isRevoked: (jti) => revocations.isRevoked(jti),
+    });
     assert.equal((await verifier.verify(second.access_token)).uid, user.id);
 
-    const reuse = await postToken(sso.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, { headers });
+    const reuse = await postToken(
+      sso.app,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      { headers },
+    );
     assert.equal(reuse.json().error, 'invalid_grant');
     for (const token of [first.access_token, second.access_token]) {
       assert.equal(await revocations.isRevoked(decodePart(token, 1).jti), true);

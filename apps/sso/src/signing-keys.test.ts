@@ -34,14 +34,26 @@ describe('signing keys and JWKS', () => {
       assert.deepEqual(after, before);
       // A token of one instance is accepted by the other.
       const user = await insertUser(sso.knex);
-      const token = (await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password })).json().access_token;
+      const token = (
+        await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password })
+      ).json().access_token;
       assert.equal(decodePart(token, 0).kid, before[0].kid);
-      const me = await again.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+      const me = await again.inject({
+        url: '/api/v1/users/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
       assert.equal(me.statusCode, 200);
     } finally {
       await again.close();
     }
-    assert.equal(await sso.knex('sso.signing_keys').count({ n: '*' }).first().then((r) => Number(r!.n)), 1);
+    assert.equal(
+      await sso
+        .knex('sso.signing_keys')
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
+      1,
+    );
   });
 
   test('instances starting at once on an empty key table create exactly one key', async () => {
@@ -49,7 +61,11 @@ describe('signing keys and JWKS', () => {
     await sso.knex('sso.signing_keys').update({ retired_at: new Date(Date.now() - 3 * 3600 * 1000) });
     const apps = await Promise.all([buildApp(sso.config), buildApp(sso.config), buildApp(sso.config)]);
     try {
-      const kids = await Promise.all(apps.map(async (app) => (await app.inject({ url: '/.well-known/jwks.json' })).json().keys.map((k: any) => k.kid)));
+      const kids = await Promise.all(
+        apps.map(async (app) =>
+          (await app.inject({ url: '/.well-known/jwks.json' })).json().keys.map((k: any) => k.kid),
+        ),
+      );
       assert.equal(kids[0].length, 1);
       assert.deepEqual(kids[1], kids[0]);
       assert.deepEqual(kids[2], kids[0]);

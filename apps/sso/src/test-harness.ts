@@ -21,9 +21,16 @@ export interface SsoHarness {
   close(): Promise<void>;
 }
 
-export async function startSso(label: string, env: Record<string, string> = {}, options: BuildOptions = {}): Promise<SsoHarness> {
+export async function startSso(
+  label: string,
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<SsoHarness> {
   const database = await createTestDatabase(`sso_${label}`);
-  const config = { ...loadSsoConfig({ LOG_LEVEL: 'silent', SSO_ISSUER: TEST_ISSUER, ...env }), databaseUrl: database.url };
+  const config = {
+    ...loadSsoConfig({ LOG_LEVEL: 'silent', SSO_ISSUER: TEST_ISSUER, ...env }),
+    databaseUrl: database.url,
+  };
   let app: FastifyInstance | undefined;
   const knex = createKnex({ url: database.url });
   try {
@@ -136,7 +143,10 @@ export function formActionFrom(html: string): string {
 /** A cookie-keeping client over app.inject, like a browser without JavaScript. */
 export class Browser {
   readonly cookies = new Map<string, string>();
-  constructor(private readonly app: FastifyInstance, private readonly ip = '127.0.0.1') {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip = '127.0.0.1',
+  ) {}
 
   private remember(res: LightMyRequestResponse) {
     for (const c of res.cookies as { name: string; value: string; maxAge?: number }[]) {
@@ -151,7 +161,9 @@ export class Browser {
   }
 
   async get(url: string) {
-    return this.remember(await this.app.inject({ method: 'GET', url, headers: this.cookieHeader(), remoteAddress: this.ip }));
+    return this.remember(
+      await this.app.inject({ method: 'GET', url, headers: this.cookieHeader(), remoteAddress: this.ip }),
+    );
   }
 
   async post(url: string, form: Record<string, string>) {
@@ -177,16 +189,29 @@ export function authorizeUrl(params: Record<string, string | undefined>): string
  * Runs the browser part of the flow: authorize -> sign-in page -> sign in -> (consent page ->
  * approve) -> redirect. Returns the final redirect's URL.
  */
-export async function signInAndApprove(browser: Browser, url: string, user: { email: string; password: string }): Promise<URL> {
+export async function signInAndApprove(
+  browser: Browser,
+  url: string,
+  user: { email: string; password: string },
+): Promise<URL> {
   let res = await browser.get(url);
   if (res.statusCode === 200 && res.body.includes('name="password"')) {
-    res = await browser.post(formActionFrom(res.body), { csrf_token: csrfFrom(res.body), email: user.email, password: user.password });
-    if (res.statusCode !== 303) throw new Error(`sign-in failed: ${res.statusCode} ${res.body.slice(0, 500)}`);
+    res = await browser.post(formActionFrom(res.body), {
+      csrf_token: csrfFrom(res.body),
+      email: user.email,
+      password: user.password,
+    });
+    if (res.statusCode !== 303)
+      throw new Error(`sign-in failed: ${res.statusCode} ${res.body.slice(0, 500)}`);
     res = await browser.get(String(res.headers.location));
   }
   if (res.statusCode === 200 && res.body.includes('name="decision"')) {
-    res = await browser.post(formActionFrom(res.body), { csrf_token: csrfFrom(res.body), decision: 'approve' });
+    res = await browser.post(formActionFrom(res.body), {
+      csrf_token: csrfFrom(res.body),
+      decision: 'approve',
+    });
   }
-  if (res.statusCode !== 302 && res.statusCode !== 303) throw new Error(`expected a redirect, got ${res.statusCode}: ${res.body.slice(0, 500)}`);
+  if (res.statusCode !== 302 && res.statusCode !== 303)
+    throw new Error(`expected a redirect, got ${res.statusCode}: ${res.body.slice(0, 500)}`);
   return new URL(String(res.headers.location));
 }

@@ -1,7 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_FAILURES } from './data/throttle';
-import { authorizeUrl, Browser, csrfFrom, formActionFrom, insertApplication, insertUser, REDIRECT_URI, startSso, type SsoHarness } from './test-harness';
+import {
+  authorizeUrl,
+  Browser,
+  csrfFrom,
+  formActionFrom,
+  insertApplication,
+  insertUser,
+  REDIRECT_URI,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 let sso: SsoHarness;
 before(async () => {
@@ -33,13 +43,17 @@ describe('brute-force throttling', () => {
     assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After ${retryAfter}`);
     assert.equal(blocked.headers['cache-control'], 'no-store');
     // The window passing frees the account.
-    await sso.knex('sso.auth_failures').where('key', `account:${user.email.toLowerCase()}`).update({ at: new Date(Date.now() - 16 * 60_000) });
+    await sso
+      .knex('sso.auth_failures')
+      .where('key', `account:${user.email.toLowerCase()}`)
+      .update({ at: new Date(Date.now() - 16 * 60_000) });
     assert.equal((await passwordGrant(user.email, user.password, '10.0.1.1')).statusCode, 200);
   });
 
   test('password grant: 10 failures from one address throttle it for every account, not other addresses', async () => {
     const users = await Promise.all(Array.from({ length: MAX_FAILURES + 1 }, () => insertUser(sso.knex)));
-    for (let i = 0; i < MAX_FAILURES; i++) assert.equal((await passwordGrant(users[i]!.email, 'wrong', '10.9.9.9')).statusCode, 400);
+    for (let i = 0; i < MAX_FAILURES; i++)
+      assert.equal((await passwordGrant(users[i]!.email, 'wrong', '10.9.9.9')).statusCode, 400);
     const last = users[MAX_FAILURES]!;
     assert.equal((await passwordGrant(last.email, last.password, '10.9.9.9')).statusCode, 429);
     assert.equal((await passwordGrant(last.email, last.password, '10.9.9.10')).statusCode, 200);
@@ -49,20 +63,33 @@ describe('brute-force throttling', () => {
     const user = await insertUser(sso.knex);
     for (let i = 0; i < MAX_FAILURES - 1; i++) await passwordGrant(user.email, 'wrong', `10.1.0.${i + 1}`);
     assert.equal((await passwordGrant(user.email, user.password, '10.1.1.1')).statusCode, 200);
-    assert.equal((await passwordGrant(user.email, 'wrong', '10.1.1.2')).statusCode, 400, 'counting starts again');
+    assert.equal(
+      (await passwordGrant(user.email, 'wrong', '10.1.1.2')).statusCode,
+      400,
+      'counting starts again',
+    );
   });
 
   test('sign-in page: throttled per account with a 429 page and Retry-After', async () => {
     const user = await insertUser(sso.knex);
     const app = await insertApplication(sso.knex);
     const browser = new Browser(sso.app, '10.2.0.1');
-    const page = await browser.get(authorizeUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code' }));
+    const page = await browser.get(
+      authorizeUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code' }),
+    );
     const action = formActionFrom(page.body);
     const csrf = csrfFrom(page.body);
     for (let i = 0; i < MAX_FAILURES; i++) {
-      assert.equal((await browser.post(action, { csrf_token: csrf, email: user.email, password: 'wrong' })).statusCode, 401);
+      assert.equal(
+        (await browser.post(action, { csrf_token: csrf, email: user.email, password: 'wrong' })).statusCode,
+        401,
+      );
     }
-    const blocked = await browser.post(action, { csrf_token: csrf, email: user.email, password: user.password });
+    const blocked = await browser.post(action, {
+      csrf_token: csrf,
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(blocked.statusCode, 429);
     assert.ok(Number(blocked.headers['retry-after']) > 0);
     assert.match(blocked.body, /Too many failed attempts/);
@@ -77,16 +104,34 @@ describe('audit log', () => {
     const browser = new Browser(sso.app, '10.3.0.1');
     const url = authorizeUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code' });
     let page = await browser.get(url);
-    await browser.post(formActionFrom(page.body), { csrf_token: csrfFrom(page.body), email: user.email, password: 'wrong' });
+    await browser.post(formActionFrom(page.body), {
+      csrf_token: csrfFrom(page.body),
+      email: user.email,
+      password: 'wrong',
+    });
     page = await browser.get(url);
-    await browser.post(formActionFrom(page.body), { csrf_token: csrfFrom(page.body), email: user.email, password: user.password });
+    await browser.post(formActionFrom(page.body), {
+      csrf_token: csrfFrom(page.body),
+      email: user.email,
+      password: user.password,
+    });
     page = await browser.get(url);
     await browser.post(formActionFrom(page.body), { csrf_token: csrfFrom(page.body), decision: 'approve' });
     await passwordGrant(user.email, user.password, '10.3.0.2');
 
-    const rows = await sso.knex('sso.audit_log').where({ user_id: user.id }).orderBy('id').select('event', 'client_id', 'ip', 'detail');
+    const rows = await sso
+      .knex('sso.audit_log')
+      .where({ user_id: user.id })
+      .orderBy('id')
+      .select('event', 'client_id', 'ip', 'detail');
     const events = rows.map((r) => r.event);
-    for (const event of ['sign_in.failure', 'sign_in.success', 'consent.granted', 'authorize.code_issued', 'token.issued']) {
+    for (const event of [
+      'sign_in.failure',
+      'sign_in.success',
+      'consent.granted',
+      'authorize.code_issued',
+      'token.issued',
+    ]) {
       assert.ok(events.includes(event), `${event} in ${events.join(', ')}`);
     }
     assert.equal(rows.find((r) => r.event === 'sign_in.success').ip, '10.3.0.1');

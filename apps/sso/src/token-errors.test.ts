@@ -1,7 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { basicAuth, insertApplication, insertUser, postToken, startSso, type SsoHarness } from './test-harness';
+import {
+  basicAuth,
+  insertApplication,
+  insertUser,
+  postToken,
+  startSso,
+  type SsoHarness,
+} from './test-harness';
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
@@ -25,14 +32,22 @@ function assertOAuthError(res: LightMyRequestResponse, status: number, error: st
 
 describe('token endpoint errors', () => {
   test('a missing grant_type is invalid_request', async () => {
-    assertOAuthError(await postToken(sso.app, { username: user.email, password: user.password }), 400, 'invalid_request');
+    assertOAuthError(
+      await postToken(sso.app, { username: user.email, password: user.password }),
+      400,
+      'invalid_request',
+    );
   });
 
   test('a password grant without username or password is invalid_request naming them', async () => {
     const res = await postToken(sso.app, { grant_type: 'password' });
     assertOAuthError(res, 400, 'invalid_request');
     assert.match(res.json().error_description, /username, password/);
-    assertOAuthError(await postToken(sso.app, { grant_type: 'password', username: user.email, password: '' }), 400, 'invalid_request');
+    assertOAuthError(
+      await postToken(sso.app, { grant_type: 'password', username: user.email, password: '' }),
+      400,
+      'invalid_request',
+    );
   });
 
   test('a refresh grant without refresh_token is invalid_request', async () => {
@@ -40,7 +55,11 @@ describe('token endpoint errors', () => {
   });
 
   test('an unknown grant type is unsupported_grant_type', async () => {
-    for (const grant_type of ['client_credentials', 'urn:ietf:params:oauth:grant-type:device_code', 'nonsense']) {
+    for (const grant_type of [
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'nonsense',
+    ]) {
       assertOAuthError(await postToken(sso.app, { grant_type }), 400, 'unsupported_grant_type');
     }
   });
@@ -59,7 +78,10 @@ describe('token endpoint errors', () => {
     const cases = [
       { 'content-type': 'application/json', payload: '{"grant_type": "password",' },
       { 'content-type': 'application/json', payload: '["grant_type"]' },
-      { 'content-type': 'application/json', payload: '{"grant_type": "password", "username": 42, "password": "x"}' },
+      {
+        'content-type': 'application/json',
+        payload: '{"grant_type": "password", "username": 42, "password": "x"}',
+      },
       { 'content-type': 'text/plain', payload: 'grant_type=password' },
       { 'content-type': 'application/xml', payload: '<grant_type>password</grant_type>' },
     ];
@@ -71,16 +93,26 @@ describe('token endpoint errors', () => {
   });
 
   test('malformed HTTP Basic client credentials are invalid_client, 401 with WWW-Authenticate', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers: { authorization: 'Basic !!!' } });
+    const res = await postToken(
+      sso.app,
+      { grant_type: 'password', username: user.email, password: user.password },
+      { headers: { authorization: 'Basic !!!' } },
+    );
     assertOAuthError(res, 401, 'invalid_client');
     assert.match(String(res.headers['www-authenticate']), /^Basic realm=/);
   });
 
   test('HTTP Basic client credentials name the client of the token', async () => {
     const client = await insertApplication(sso.knex);
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password }, { headers: { authorization: basicAuth(client.clientId, client.clientSecret!) } });
+    const res = await postToken(
+      sso.app,
+      { grant_type: 'password', username: user.email, password: user.password },
+      { headers: { authorization: basicAuth(client.clientId, client.clientSecret!) } },
+    );
     assert.equal(res.statusCode, 200);
-    const claims = JSON.parse(Buffer.from(res.json().access_token.split('.')[1], 'base64url').toString('utf8'));
+    const claims = JSON.parse(
+      Buffer.from(res.json().access_token.split('.')[1], 'base64url').toString('utf8'),
+    );
     assert.equal(claims.client_id, client.clientId);
   });
 });

@@ -10,7 +10,11 @@ let accessToken: string;
 before(async () => {
   sso = await startSso('users_me');
   user = await insertUser(sso.knex, { fullName: 'Mia Me', language: 'fr' });
-  const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password });
+  const res = await postToken(sso.app, {
+    grant_type: 'password',
+    username: user.email,
+    password: user.password,
+  });
   accessToken = res.json().access_token;
 });
 after(() => sso?.close());
@@ -24,14 +28,19 @@ function assertInvalidToken(res: { statusCode: number; headers: Record<string, u
 
 describe('GET /api/v1/users/me', () => {
   test('the access_token query parameter gives the profile of spec 5.6', async () => {
-    const res = await sso.app.inject({ url: `/api/v1/users/me?access_token=${encodeURIComponent(accessToken)}` });
+    const res = await sso.app.inject({
+      url: `/api/v1/users/me?access_token=${encodeURIComponent(accessToken)}`,
+    });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     assert.deepEqual(res.json(), { uid: user.id, full_name: 'Mia Me', email: user.email, language: 'fr' });
   });
 
   test('an Authorization: Bearer header works too', async () => {
-    const res = await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${accessToken}` } });
+    const res = await sso.app.inject({
+      url: '/api/v1/users/me',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().uid, user.id);
   });
@@ -44,24 +53,47 @@ describe('GET /api/v1/users/me', () => {
     assertInvalidToken(await sso.app.inject({ url: '/api/v1/users/me?access_token=garbage' }));
     const [h, p, s] = accessToken.split('.');
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString('utf8'));
-    const forged = Buffer.from(JSON.stringify({ ...claims, user: { ...claims.user, email: 'x@evil.test' } })).toString('base64url');
-    assertInvalidToken(await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${h}.${forged}.${s}` } }));
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, user: { ...claims.user, email: 'x@evil.test' } }),
+    ).toString('base64url');
+    assertInvalidToken(
+      await sso.app.inject({
+        url: '/api/v1/users/me',
+        headers: { authorization: `Bearer ${h}.${forged}.${s}` },
+      }),
+    );
 
     const { privateKey } = await generateKeyPair('RS256');
     const foreign = await new SignJWT({ ...claims, jti: randomUUID() })
-      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: JSON.parse(Buffer.from(h!, 'base64url').toString()).kid })
+      .setProtectedHeader({
+        alg: 'RS256',
+        typ: 'JWT',
+        kid: JSON.parse(Buffer.from(h!, 'base64url').toString()).kid,
+      })
       .sign(privateKey);
-    assertInvalidToken(await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${foreign}` } }));
+    assertInvalidToken(
+      await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${foreign}` } }),
+    );
     assert.equal(claims.iss, TEST_ISSUER);
   });
 
   test('a revoked access token is 401 invalid_token', async () => {
-    const res = await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password });
+    const res = await postToken(sso.app, {
+      grant_type: 'password',
+      username: user.email,
+      password: user.password,
+    });
     const token = res.json().access_token;
     const jti = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).jti;
-    assert.equal((await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } })).statusCode, 200);
+    assert.equal(
+      (await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+      200,
+    );
     await sso.knex('sso.access_tokens').where({ jti }).update({ revoked_at: new Date() });
-    assertInvalidToken(await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } }));
+    assertInvalidToken(
+      await sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } }),
+    );
   });
 
   test('a token in both the query and the header is invalid_request', async () => {

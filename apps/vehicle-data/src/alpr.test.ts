@@ -16,7 +16,11 @@ describe('alpr', () => {
   let h: Harness;
   let alice: ReturnType<Harness['as']>;
   const read = (picture: Buffer | string, country: string, extra: Record<string, unknown> = {}) =>
-    alice(ALPR, { picture: typeof picture === 'string' ? picture : picture.toString('base64'), country, ...extra });
+    alice(ALPR, {
+      picture: typeof picture === 'string' ? picture : picture.toString('base64'),
+      country,
+      ...extra,
+    });
   before(async () => {
     h = await startHarness('vd_alpr');
     alice = h.as(FX.alice);
@@ -32,7 +36,10 @@ describe('alpr', () => {
     assert.equal(plate.country, 'FR');
     assert.ok(plate.confidence > 0.5 && plate.confidence <= 1, String(plate.confidence));
     assert.ok(plate.boundingBox.width > 400);
-    assert.deepEqual([vehicle.make, vehicle.model, vehicle.color, vehicle.engineFuelType], ['Renault', 'Clio', 'Grey', 'DIESEL']);
+    assert.deepEqual(
+      [vehicle.make, vehicle.model, vehicle.color, vehicle.engineFuelType],
+      ['Renault', 'Clio', 'Grey', 'DIESEL'],
+    );
     assert.equal(vehicle.details.plate, 'GH-456-JK');
   });
 
@@ -52,7 +59,10 @@ describe('alpr', () => {
     const { plate, vehicle } = res.data.alpr;
     assert.equal(plate.normalized, 'BTS3000E');
     const box = plate.boundingBox;
-    assert.ok(Math.abs(box.x - 490) < 20 && Math.abs(box.y - 520) < 20 && box.width < 340 && box.height < 90, JSON.stringify(box));
+    assert.ok(
+      Math.abs(box.x - 490) < 20 && Math.abs(box.y - 520) < 20 && box.width < 340 && box.height < 90,
+      JSON.stringify(box),
+    );
     assert.deepEqual([vehicle.make, vehicle.model, vehicle.vin], ['Tesla', 'Model 3', '5YJ3E1EA2KF317000']);
     const spanish = await read(await sceneImage('1234 BCD'), 'ES');
     assert.equal(spanish.data.alpr.plate.normalized, '1234BCD');
@@ -60,7 +70,11 @@ describe('alpr', () => {
   });
 
   test('a US plate with its state region; the year argument picks the vehicle', async () => {
-    const res = await read(`data:image/png;base64,${(await plateImage('7ABC123')).toString('base64')}`, 'US', { region: 'CA', year: 2003 });
+    const res = await read(
+      `data:image/png;base64,${(await plateImage('7ABC123')).toString('base64')}`,
+      'US',
+      { region: 'CA', year: 2003 },
+    );
     assert.equal(res.errors, undefined);
     assert.equal(res.data.alpr.plate.normalized, '7ABC123');
     assert.equal(res.data.alpr.plate.region, 'CA');
@@ -68,7 +82,9 @@ describe('alpr', () => {
   });
 
   test('a picture without a readable plate gives a null plate', async () => {
-    const blank = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#88aa66' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#88aa66' } })
+      .png()
+      .toBuffer();
     const res = await read(blank, 'FR');
     assert.equal(res.errors, undefined);
     assert.deepEqual(res.data.alpr, { plate: null, vehicle: null });
@@ -77,9 +93,14 @@ describe('alpr', () => {
   test('GIF, corrupt, truncated, foreign, tiny and non-base64 pictures are refused clearly', async () => {
     const png = await plateImage('AB-123-CD');
     const jpeg = await sceneImage('AB-123-CD');
-    const corruptPng = Buffer.concat([png.subarray(0, 8), Buffer.from('this is not a PNG body at all, just bytes'.repeat(4))]);
+    const corruptPng = Buffer.concat([
+      png.subarray(0, 8),
+      Buffer.from('this is not a PNG body at all, just bytes'.repeat(4)),
+    ]);
     const truncatedJpeg = jpeg.subarray(0, Math.floor(jpeg.length / 3));
-    const tiny = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const cases: [string, RegExp][] = [
       [GIF_BASE64, /GIF image: GIF is not supported; send a JPEG or PNG/],
       [corruptPng.toString('base64'), /could not be decoded: the PNG data is corrupt or truncated/],

@@ -9,7 +9,9 @@ export interface VehicleDataConfig extends SubgraphConfig {
   ocrWorkers: number;
 }
 
-export function loadVehicleDataConfig(env: Record<string, string | undefined> = process.env): VehicleDataConfig {
+export function loadVehicleDataConfig(
+  env: Record<string, string | undefined> = process.env,
+): VehicleDataConfig {
   const base = loadSubgraphConfig('vehicle-data', 'VEHICLE_DATA', 4005, env);
   const own = parseEnv(
     'vehicle-data',
@@ -19,5 +21,9 @@ export function loadVehicleDataConfig(env: Record<string, string | undefined> = 
     }),
     env,
   );
-  return { ...base, vpicDir: own.VEHICLE_DATA_VPIC_DIR ?? join(dataDir, 'vpic'), ocrWorkers: own.VEHICLE_DATA_OCR_WORKERS };
+  return {
+    ...base,
+    vpicDir: own.VEHICLE_DATA_VPIC_DIR ?? join(dataDir, 'vpic'),
+    ocrWorkers: own.VEHICLE_DATA_OCR_WORKERS,
+  };
 }

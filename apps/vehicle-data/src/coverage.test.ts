@@ -31,18 +31,26 @@ describe('coverage queries', () => {
     const names: string[] = [];
     let pageId: string | null = null;
     do {
-      const page: any = await alice('query ($pageId: ID) { coverageMakes(pageSize: 5, pageId: $pageId) { next list { name } } }', { pageId });
+      const page: any = await alice(
+        'query ($pageId: ID) { coverageMakes(pageSize: 5, pageId: $pageId) { next list { name } } }',
+        { pageId },
+      );
       names.push(...page.data.coverageMakes.list.map((m: { name: string }) => m.name));
       pageId = page.data.coverageMakes.next;
     } while (pageId);
     assert.equal(names.length, all.data.coverageMakes.count);
-    assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     const renault = await alice('{ coverageMakes(name: "renau") { count list { name } } }');
     assert.deepEqual(renault.data.coverageMakes.list, [{ name: 'Renault' }]);
   });
 
   test('coverageModels by makes (case-insensitive)', async () => {
-    const res = await alice('{ coverageModels(makes: ["tesla", "RENAULT"], pageSize: 100) { count list { name make } } }');
+    const res = await alice(
+      '{ coverageModels(makes: ["tesla", "RENAULT"], pageSize: 100) { count list { name make } } }',
+    );
     const list = res.data.coverageModels.list as { name: string; make: string }[];
     assert.ok(list.some((m) => m.make === 'Tesla' && m.name === 'Model 3'));
     assert.ok(list.some((m) => m.make === 'Renault' && m.name === 'Zoe'));
@@ -52,27 +60,46 @@ describe('coverage queries', () => {
 
   test('coverageVehicles: make, model, year, energy, region, powertrain and parameters filters', async () => {
     const res = await alice(VEHICLES, {
-      makes: ['Renault'], models: ['Zoe'], years: [2020], energyTypes: ['ELECTRIC'], regions: ['EUROPE'], powertrain: 'BEV', parameters: ['ev_battery_soc', 'odometer'],
+      makes: ['Renault'],
+      models: ['Zoe'],
+      years: [2020],
+      energyTypes: ['ELECTRIC'],
+      regions: ['EUROPE'],
+      powertrain: 'BEV',
+      parameters: ['ev_battery_soc', 'odometer'],
     });
     assert.equal(res.errors, undefined);
     const [zoe] = res.data.coverageVehicles.list;
     assert.equal(res.data.coverageVehicles.count, 1);
-    assert.deepEqual([zoe.make, zoe.model, zoe.year, zoe.energyType, zoe.powertrain, zoe.blacklisted], ['Renault', 'Zoe', 2020, 'ELECTRIC', 'BEV', false]);
+    assert.deepEqual(
+      [zoe.make, zoe.model, zoe.year, zoe.energyType, zoe.powertrain, zoe.blacklisted],
+      ['Renault', 'Zoe', 2020, 'ELECTRIC', 'BEV', false],
+    );
     assert.ok(zoe.parameters.includes('charging_status'));
     assert.deepEqual(zoe.parameters, [...zoe.parameters].sort());
     const none = await alice(VEHICLES, { makes: ['Tesla'], regions: ['AFRICA'] });
     assert.equal(none.data.coverageVehicles.count, 0);
     const byId = await alice(VEHICLES, { ids: [zoe.id] });
     assert.equal(byId.data.coverageVehicles.list[0].id, zoe.id);
-    const diesel = await alice(VEHICLES, { makes: ['Volkswagen'], powertrain: 'ICE', parameters: ['adblue_level'], pageSize: 1000 });
-    assert.ok(diesel.data.coverageVehicles.list.every((v: any) => v.energyType === 'DIESEL' && v.year >= 2015));
+    const diesel = await alice(VEHICLES, {
+      makes: ['Volkswagen'],
+      powertrain: 'ICE',
+      parameters: ['adblue_level'],
+      pageSize: 1000,
+    });
+    assert.ok(
+      diesel.data.coverageVehicles.list.every((v: any) => v.energyType === 'DIESEL' && v.year >= 2015),
+    );
   });
 
   test('coverageVehicles by VIN decodes it offline', async () => {
     const res = await alice(VEHICLES, { vin: ['1HGCM82633A004352', '5YJ3E1EA2KF317000'] });
     assert.equal(res.errors, undefined);
     const list = res.data.coverageVehicles.list as any[];
-    assert.deepEqual(list.map((v) => `${v.make} ${v.model} ${v.year}`), ['Tesla Model 3 2019']);
+    assert.deepEqual(
+      list.map((v) => `${v.make} ${v.model} ${v.year}`),
+      ['Tesla Model 3 2019'],
+    );
     const bad = await alice(VEHICLES, { vin: ['1HGCM82633A00435'] });
     assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
   });
@@ -82,10 +109,23 @@ describe('coverage queries', () => {
     const list = black.data.coverageVehicles.list as any[];
     assert.deepEqual([...new Set(list.map((v) => `${v.model} ${v.year}`))], ['i3 2014', 'i3 2015']);
     assert.ok(list.every((v) => v.blacklisted));
-    const white = await alice(VEHICLES, { blacklisted: false, makes: ['BMW'], models: ['i3'], years: [2014, 2016] });
-    assert.deepEqual(white.data.coverageVehicles.list.map((v: any) => v.year), [2016]);
-    const entries = await alice('{ coverageBlacklists(makes: ["tesla", "bmw"], years: [2015]) { count list { id make model year reason } } }');
-    assert.deepEqual(entries.data.coverageBlacklists.list.map((b: any) => `${b.make} ${b.model} ${b.year}`), ['BMW i3 2015', 'Tesla Model S null']);
+    const white = await alice(VEHICLES, {
+      blacklisted: false,
+      makes: ['BMW'],
+      models: ['i3'],
+      years: [2014, 2016],
+    });
+    assert.deepEqual(
+      white.data.coverageVehicles.list.map((v: any) => v.year),
+      [2016],
+    );
+    const entries = await alice(
+      '{ coverageBlacklists(makes: ["tesla", "bmw"], years: [2015]) { count list { id make model year reason } } }',
+    );
+    assert.deepEqual(
+      entries.data.coverageBlacklists.list.map((b: any) => `${b.make} ${b.model} ${b.year}`),
+      ['BMW i3 2015', 'Tesla Model S null'],
+    );
     const byModel = await alice('{ coverageBlacklists(models: ["Zoe"]) { list { id year } } }');
     assert.deepEqual(byModel.data.coverageBlacklists.list, [{ id: 'bl_renault_zoe_2013', year: 2013 }]);
     const byId = await alice('{ coverageBlacklists(ids: ["bl_renault_zoe_2013"]) { count } }');

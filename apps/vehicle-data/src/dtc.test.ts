@@ -122,7 +122,13 @@ describe('decodeDtcs', () => {
   });
 
   test('no token is UNAUTHENTICATED', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ decodeDtcs(vin: "", codes: ["P0300"], protocol: OBD2, region: EUROPE) { code } }' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: {
+        query: '{ decodeDtcs(vin: "", codes: ["P0300"], protocol: OBD2, region: EUROPE) { code } }',
+      },
+    });
     assert.equal(res.statusCode, 401);
   });
 });

@@ -1,7 +1,13 @@
 /** Boots vehicle-data on a throwaway database (with a fleet-shaped fixture and the demo seed) and a test token issuer. */
 import type { FastifyInstance } from 'fastify';
 import { createKnex, createTestDatabase, type TestDatabase } from '@fleetgraph/db';
-import { createTestIssuer, injectGraphQL, type GraphQLResponse, type TestIssuer, type TestUser } from '@fleetgraph/testing';
+import {
+  createTestIssuer,
+  injectGraphQL,
+  type GraphQLResponse,
+  type TestIssuer,
+  type TestUser,
+} from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadVehicleDataConfig } from './config';
 import { loadFleetFixture } from './testing/fleet-fixture';
@@ -26,7 +32,8 @@ export async function startHarness(label: string): Promise<Harness> {
     app,
     issuer,
     databaseUrl: database.url,
-    as: (user) => async (query, variables) => injectGraphQL<any>(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
+    as: (user) => async (query, variables) =>
+      injectGraphQL<any>(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
     async close() {
       await app.close();
       await database.drop();

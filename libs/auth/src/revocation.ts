@@ -77,7 +77,11 @@ function memoryList(): RevocationList {
   };
 }
 
-function redisList(url: string, prefix: string, onError: (error: unknown, operation: string) => void): RevocationList {
+function redisList(
+  url: string,
+  prefix: string,
+  onError: (error: unknown, operation: string) => void,
+): RevocationList {
   // Short timeouts: a slow or absent Redis must not stall token verification.
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 1_000 });
   // Connection errors are reported by the commands that fail; this keeps ioredis from logging
@@ -104,7 +108,10 @@ function redisList(url: string, prefix: string, onError: (error: unknown, operat
 }
 
 export function createRevocationList(options: RevocationListOptions = {}): RevocationList {
-  const onError = options.onError ?? ((error, operation) => console.error(`revocation list ${operation} failed:`, error));
-  const list = options.redisUrl ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError) : memoryList();
+  const onError =
+    options.onError ?? ((error, operation) => console.error(`revocation list ${operation} failed:`, error));
+  const list = options.redisUrl
+    ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError)
+    : memoryList();
   return withCache(list, options.cacheMs ?? 0);
 }

@@ -5,7 +5,13 @@
  * and refetched when a token names an unknown `kid`. A verified token is cached until it expires,
  * so the signature check runs once per token, not once per request.
  */
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { LRUCache } from 'lru-cache';
 import { AuthError } from './errors';
 import type { UserContext } from './user-context';
@@ -52,7 +58,8 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
         clockTolerance,
       }));
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new AuthError('expired_token', 'The access token has expired');
+      if (error instanceof joseErrors.JWTExpired)
+        throw new AuthError('expired_token', 'The access token has expired');
       throw new AuthError('invalid_token', 'The access token is not valid');
     }
     const user = payload.user;

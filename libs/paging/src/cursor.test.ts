@@ -16,7 +16,10 @@ test('a tampered cursor is BAD_USER_INPUT', () => {
   const [payload, signature] = id.split('.');
   const forged = Buffer.from(JSON.stringify([['zzz'], 20, 'fp'])).toString('base64url');
   for (const bad of [`${forged}.${signature}`, `${payload}.AAAA`, 'garbage', `${payload}`]) {
-    assert.throws(() => codec.decode(bad), (e: any) => e.extensions.code === 'BAD_USER_INPUT');
+    assert.throws(
+      () => codec.decode(bad),
+      (e: any) => e.extensions.code === 'BAD_USER_INPUT',
+    );
   }
 });
 
@@ -29,11 +32,20 @@ test('pageSize defaults, is bounded, and a cursor of other filters is refused', 
   assert.equal(pageRequest(codec, {}, rules, 'f').size, 10);
   assert.equal(pageRequest(codec, { pageSize: 50 }, rules, 'f').size, 50);
   for (const pageSize of [0, -1, 51]) {
-    assert.throws(() => pageRequest(codec, { pageSize }, rules, 'f'), (e: any) => e.extensions.code === 'BAD_USER_INPUT');
+    assert.throws(
+      () => pageRequest(codec, { pageSize }, rules, 'f'),
+      (e: any) => e.extensions.code === 'BAD_USER_INPUT',
+    );
   }
   const next = codec.encode({ k: [1], s: 5, f: fingerprint('devices', { onboarded: true }) });
-  assert.equal(pageRequest(codec, { pageId: next }, rules, fingerprint('devices', { onboarded: true })).size, 5);
-  assert.throws(() => pageRequest(codec, { pageId: next }, rules, fingerprint('devices', { onboarded: false })), /another query/);
+  assert.equal(
+    pageRequest(codec, { pageId: next }, rules, fingerprint('devices', { onboarded: true })).size,
+    5,
+  );
+  assert.throws(
+    () => pageRequest(codec, { pageId: next }, rules, fingerprint('devices', { onboarded: false })),
+    /another query/,
+  );
 });
 
 test('toPage gives next only when an extra row was fetched', () => {

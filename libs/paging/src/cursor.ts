@@ -31,9 +31,12 @@ export class CursorCodec {
 
   decode(pageId: string): Cursor {
     const invalid = () =>
-      badInput('pageId is not valid: it was altered or is not a pageId of this service. Start again without pageId.', {
-        argument: 'pageId',
-      });
+      badInput(
+        'pageId is not valid: it was altered or is not a pageId of this service. Start again without pageId.',
+        {
+          argument: 'pageId',
+        },
+      );
     const dot = pageId.indexOf('.');
     if (dot <= 0 || pageId.length > 4096) throw invalid();
     const payload = pageId.slice(0, dot);
@@ -41,7 +44,11 @@ export class CursorCodec {
     const expected = this.sign(payload);
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();
     try {
-      const [k, s, f] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [unknown[], number, string];
+      const [k, s, f] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [
+        unknown[],
+        number,
+        string,
+      ];
       if (!Array.isArray(k) || typeof s !== 'number' || typeof f !== 'string') throw invalid();
       return { k, s, f };
     } catch {

@@ -20,7 +20,10 @@ export function applyKeyset<Q extends Knex.QueryBuilder>(qb: Q, order: KeysetOrd
     }
     const columns = order.columns.map(() => '??').join(', ');
     const values = order.columns.map(() => '?').join(', ');
-    qb.whereRaw(`(${columns}) ${direction === 'asc' ? '>' : '<'} (${values})`, [...order.columns, ...(request.after as Knex.Value[])]);
+    qb.whereRaw(`(${columns}) ${direction === 'asc' ? '>' : '<'} (${values})`, [
+      ...order.columns,
+      ...(request.after as Knex.Value[]),
+    ]);
   }
   for (const column of order.columns) qb.orderBy(column, direction);
   qb.limit(request.size + 1);

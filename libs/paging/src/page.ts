@@ -31,7 +31,12 @@ export interface Page<T> {
   count: (() => Promise<number | null>) | number | null;
 }
 
-export function pageRequest(codec: CursorCodec, args: PageArgs, rules: PageRules, fingerprint: string): PageRequest {
+export function pageRequest(
+  codec: CursorCodec,
+  args: PageArgs,
+  rules: PageRules,
+  fingerprint: string,
+): PageRequest {
   let cursor: Cursor | null = null;
   if (args.pageId != null && args.pageId !== '') {
     cursor = codec.decode(args.pageId);
@@ -66,7 +71,9 @@ export function toPage<T>(
   const list = hasMore ? rows.slice(0, request.size) : rows;
   const last = list[list.length - 1];
   const next =
-    hasMore && last !== undefined ? codec.encode({ k: keyOf(last).map(serializeKey), s: request.size, f: request.fingerprint }) : null;
+    hasMore && last !== undefined
+      ? codec.encode({ k: keyOf(last).map(serializeKey), s: request.size, f: request.fingerprint })
+      : null;
   return { list, next, count };
 }
 

@@ -61,18 +61,24 @@ export function createServer(options: ServerOptions): FastifyInstance {
         }
       }),
     );
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', service: options.name, checks: results });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not ready', service: options.name, checks: results });
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    reply
+      .code(404)
+      .send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send({ error: 'internal_error', message: 'Internal server error', requestId: request.id });
+      return reply
+        .code(status)
+        .send({ error: 'internal_error', message: 'Internal server error', requestId: request.id });
     }
     return reply.code(status).send({ error: error.code ?? 'bad_request', message: error.message });
   });

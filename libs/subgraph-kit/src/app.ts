@@ -52,7 +52,11 @@ export async function createSubgraphApp<L>(
     await registerSubgraph<L>(app, {
       typeDefs: loadTypeDefs(definition.schemaDir),
       resolvers: definition.resolvers,
-      verifier: createTokenVerifier({ issuer: config.issuer, audience: config.audience, jwks: options.jwks ?? config.jwksUrl }),
+      verifier: createTokenVerifier({
+        issuer: config.issuer,
+        audience: config.audience,
+        jwks: options.jwks ?? config.jwksUrl,
+      }),
       createLoaders: (user) => definition.createLoaders(knex, user),
     });
   } catch (error) {

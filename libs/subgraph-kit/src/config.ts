@@ -41,7 +41,8 @@ export function loadSubgraphConfig(
     host: parsed.HOST as string,
     logLevel: parsed.LOG_LEVEL as string,
     issuer,
-    jwksUrl: (parsed.SSO_JWKS_URL as string | undefined) ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`,
+    jwksUrl:
+      (parsed.SSO_JWKS_URL as string | undefined) ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`,
     audience: parsed.TOKEN_AUDIENCE as string,
     // Without a configured secret, cursors are valid until this process restarts.
     pagingSecret: (parsed.PAGING_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),

@@ -12,7 +12,8 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
     const original = error.originalError as (Error & { errors?: unknown[]; statusCode?: number }) | undefined;
     if (original?.errors && Array.isArray(original.errors)) {
       for (const inner of original.errors) {
-        const graphQLError = inner instanceof GraphQLError ? inner : new GraphQLError(String((inner as Error).message));
+        const graphQLError =
+          inner instanceof GraphQLError ? inner : new GraphQLError(String((inner as Error).message));
         out.push(withCode(graphQLError, 'GRAPHQL_VALIDATION_FAILED'));
       }
       continue;
@@ -48,8 +49,12 @@ function withCode(error: GraphQLError, fallback: string): GraphQLError {
   });
 }
 
-export function errorResponse(result: ExecutionResult & { errors: readonly GraphQLError[] }, log: FastifyBaseLogger) {
+export function errorResponse(
+  result: ExecutionResult & { errors: readonly GraphQLError[] },
+  log: FastifyBaseLogger,
+) {
   const errors = formatErrors(result.errors, log).map((e) => e.toJSON());
-  const validationOnly = !result.data && errors.every((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED');
+  const validationOnly =
+    !result.data && errors.every((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED');
   return { statusCode: validationOnly ? 400 : 200, response: { data: result.data ?? null, errors } };
 }

@@ -19,7 +19,10 @@ export const DateTimeScalar = new GraphQLScalarType({
 });
 
 function parseDate(value: unknown): Date {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+  ) {
     throw badDate(value);
   }
   const date = new Date(value);
@@ -28,7 +31,10 @@ function parseDate(value: unknown): Date {
 }
 
 function badDate(value: unknown) {
-  return new GraphQLError(`DateTime must be an ISO 8601 string such as 2026-11-22T08:30:00Z (got ${JSON.stringify(value)})`, {
-    extensions: { code: 'BAD_USER_INPUT' },
-  });
+  return new GraphQLError(
+    `DateTime must be an ISO 8601 string such as 2026-11-22T08:30:00Z (got ${JSON.stringify(value)})`,
+    {
+      extensions: { code: 'BAD_USER_INPUT' },
+    },
+  );
 }

@@ -40,7 +40,9 @@ declare module 'fastify' {
 }
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
-  const schema = buildSubgraphSchema([{ typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> }]);
+  const schema = buildSubgraphSchema([
+    { typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> },
+  ]);
   const path = options.path ?? '/graphql';
 
   await app.register(async (scope) => {
@@ -53,7 +55,10 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         return reply
           .code(401)
           .header('www-authenticate', `Bearer error="invalid_token", error_description="${error.message}"`)
-          .send({ data: null, errors: [{ message: error.message, extensions: { code: 'UNAUTHENTICATED' } }] });
+          .send({
+            data: null,
+            errors: [{ message: error.message, extensions: { code: 'UNAUTHENTICATED' } }],
+          });
       }
     });
 

@@ -11,7 +11,12 @@ export interface GraphQLResponse<D = Record<string, unknown>> {
 export async function injectGraphQL<D = any>(
   app: FastifyInstance,
   query: string,
-  options: { variables?: Record<string, unknown>; token?: string; path?: string; headers?: Record<string, string> } = {},
+  options: {
+    variables?: Record<string, unknown>;
+    token?: string;
+    path?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<GraphQLResponse<D>> {
   const response = await app.inject({
     method: 'POST',

@@ -19,7 +19,10 @@ export interface TestIssuer {
   token(user: TestUser, options?: { expiresIn?: number; issuer?: string; scope?: string }): Promise<string>;
 }
 
-export async function createTestIssuer(issuer = 'http://sso.test', audience = 'fleetgraph'): Promise<TestIssuer> {
+export async function createTestIssuer(
+  issuer = 'http://sso.test',
+  audience = 'fleetgraph',
+): Promise<TestIssuer> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   return {

@@ -17,7 +17,12 @@ export function visibleGroups(knex: Knex, accountId: string): Knex.QueryBuilder 
     .where('m.account_id', accountId);
 }
 
-function assetsOfVisibleGroups(knex: Knex, table: string, column: string, accountId: string): Knex.QueryBuilder {
+function assetsOfVisibleGroups(
+  knex: Knex,
+  table: string,
+  column: string,
+  accountId: string,
+): Knex.QueryBuilder {
   return knex
     .select(`a.${column} as id`)
     .from(`fleet.${table} as a`)

@@ -6,7 +6,10 @@ import { dataDir } from '@fleetgraph/service-kit';
 export async function benchDatabase(label: string): Promise<{ url: string; close(): Promise<void> }> {
   let stopServer = async () => {};
   if (!process.env.DATABASE_URL) {
-    const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'bench'), port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 54331) });
+    const server = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'bench'),
+      port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 54331),
+    });
     process.env.DATABASE_URL = server.url;
     stopServer = server.stop;
   }

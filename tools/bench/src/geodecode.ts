@@ -10,8 +10,16 @@ import { standaloneApp } from './process-memory';
 
 const N = Number(process.env.BENCH_N ?? 500);
 const POINTS = [
-  [48.8566, 2.3522], [52.52, 13.405], [-1.2921, 36.8219], [35.6762, 139.6503], [-33.8688, 151.2093],
-  [-34.6037, -58.3816], [40.7128, -74.006], [47.5596, 7.5886], [30, -40], [64.1466, -21.9426],
+  [48.8566, 2.3522],
+  [52.52, 13.405],
+  [-1.2921, 36.8219],
+  [35.6762, 139.6503],
+  [-33.8688, 151.2093],
+  [-34.6037, -58.3816],
+  [40.7128, -74.006],
+  [47.5596, 7.5886],
+  [30, -40],
+  [64.1466, -21.9426],
 ];
 const QUERY = `query($lat: Float, $lng: Float) { geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
   extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
@@ -32,7 +40,12 @@ try {
   const port = await freePort();
   const alone = await standaloneApp(
     'apps/geodecode/src/main.ts',
-    { GEODECODE_PORT: String(port), DATABASE_URL: process.env.DATABASE_URL_BENCH ?? bench.databaseUrl, SSO_ISSUER: platform.urls.sso, LOG_LEVEL: 'warn' },
+    {
+      GEODECODE_PORT: String(port),
+      DATABASE_URL: process.env.DATABASE_URL_BENCH ?? bench.databaseUrl,
+      SSO_ISSUER: platform.urls.sso,
+      LOG_LEVEL: 'warn',
+    },
     `http://127.0.0.1:${port}/readyz`,
   );
   try {
@@ -40,7 +53,9 @@ try {
     const standalone = graphqlCall(`http://127.0.0.1:${port}/graphql`, token);
     const s = await measure(N, (i) => standalone(QUERY, vars(i)).then(() => {}));
     printRow('direct to a standalone process', s);
-    console.log(`geodecode process memory: rss ${rssStart.toFixed(0)} MiB when ready, ${alone.rssMiB().toFixed(0)} MiB after ${N + 20} requests`);
+    console.log(
+      `geodecode process memory: rss ${rssStart.toFixed(0)} MiB when ready, ${alone.rssMiB().toFixed(0)} MiB after ${N + 20} requests`,
+    );
   } finally {
     await alone.stop();
   }

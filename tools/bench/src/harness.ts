@@ -23,8 +23,13 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
   const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)]) ports[name] = await freePort();
-  const platform = await startPlatform({ env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }, dataDir: dir, ports });
+  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
+    ports[name] = await freePort();
+  const platform = await startPlatform({
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+    dataDir: dir,
+    ports,
+  });
   const response = await fetch(`${platform.urls.sso}/oauth/token`, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
@@ -50,10 +55,15 @@ export interface Stats {
   mean: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Runs `run` n times one after the other (after `warmup` unmeasured runs) and returns latency stats in ms. */
-export async function measure(n: number, run: (i: number) => Promise<void>, warmup = Math.min(20, n)): Promise<Stats> {
+export async function measure(
+  n: number,
+  run: (i: number) => Promise<void>,
+  warmup = Math.min(20, n),
+): Promise<Stats> {
   for (let i = 0; i < warmup; i++) await run(i);
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -62,7 +72,12 @@ export async function measure(n: number, run: (i: number) => Promise<void>, warm
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  return { n, p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / n };
+  return {
+    n,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    mean: times.reduce((a, b) => a + b, 0) / n,
+  };
 }
 
 /** A GraphQL call that fails loudly: a benchmark of error responses measures nothing. */
@@ -75,5 +90,7 @@ export function graphqlCall(url: string, token: string) {
 }
 
 export function printRow(label: string, stats: Stats, extra = ''): void {
-  console.log(`${label.padEnd(34)} n=${String(stats.n).padEnd(5)} p50 ${stats.p50.toFixed(2).padStart(8)} ms   p99 ${stats.p99.toFixed(2).padStart(8)} ms${extra}`);
+  console.log(
+    `${label.padEnd(34)} n=${String(stats.n).padEnd(5)} p50 ${stats.p50.toFixed(2).padStart(8)} ms   p99 ${stats.p99.toFixed(2).padStart(8)} ms${extra}`,
+  );
 }

@@ -31,13 +31,19 @@ async function rate(label: string, loop: (worker: number) => Promise<void>): Pro
     }),
   );
   const perSecond = done / ((performance.now() - start) / 1000);
-  console.log(`${label.padEnd(44)} ${perSecond.toFixed(0).padStart(7)} /s   (${done} in ${SECONDS} s, concurrency ${CONCURRENCY})`);
+  console.log(
+    `${label.padEnd(44)} ${perSecond.toFixed(0).padStart(7)} /s   (${done} in ${SECONDS} s, concurrency ${CONCURRENCY})`,
+  );
   return perSecond;
 }
 
 const database = await benchDatabase('sso_bench');
 const port = await freePort();
-const config = loadSsoConfig({ SSO_PORT: String(port), SSO_ISSUER: `http://localhost:${port}`, LOG_LEVEL: 'warn' });
+const config = loadSsoConfig({
+  SSO_PORT: String(port),
+  SSO_ISSUER: `http://localhost:${port}`,
+  LOG_LEVEL: 'warn',
+});
 const app = await buildApp({ ...config, databaseUrl: database.url });
 await app.listen({ port, host: '127.0.0.1' });
 const knex = createKnex({ url: database.url });
@@ -69,7 +75,10 @@ try {
   const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
   const raw = await rate('raw jose RS256 signatures', async () => {
     const iat = Math.floor(Date.now() / 1000);
-    await new SignJWT({ scope: 'public', user: { uid: users[0]!.id, email: users[0]!.email, full_name: 'Bench 0' } })
+    await new SignJWT({
+      scope: 'public',
+      user: { uid: users[0]!.id, email: users[0]!.email, full_name: 'Bench 0' },
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', provider: 'fleetgraph-sso', kid: 'bench' })
       .setIssuer(config.issuer)
       .setSubject(users[0]!.id)
@@ -81,10 +90,14 @@ try {
   });
 
   const refreshTokens = await Promise.all(
-    users.map(async (u) => (await post({ grant_type: 'password', username: u.email, password })).refresh_token!),
+    users.map(
+      async (u) => (await post({ grant_type: 'password', username: u.email, password })).refresh_token!,
+    ),
   );
   const refresh = await rate('refresh grant (HTTP, rotation, RS256)', async (worker) => {
-    refreshTokens[worker] = (await post({ grant_type: 'refresh_token', refresh_token: refreshTokens[worker]! })).refresh_token!;
+    refreshTokens[worker] = (
+      await post({ grant_type: 'refresh_token', refresh_token: refreshTokens[worker]! })
+    ).refresh_token!;
   });
   const passwordGrant = await rate('password grant (HTTP, argon2id m=19MiB t=2)', async (worker) => {
     await post({ grant_type: 'password', username: users[worker]!.email, password });

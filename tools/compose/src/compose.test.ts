@@ -18,7 +18,14 @@ test('a composition error is reported, not written', () => {
     join(dir, 'a.graphql'),
     'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])\ntype Query { account: Account }\ntype Account @key(fields: "id") { id: String! }',
   );
-  const result = compose([...SUBGRAPHS, { name: 'broken', schemaDir: dir, url: 'http://localhost:1/graphql' }]);
+  const result = compose([
+    ...SUBGRAPHS,
+    { name: 'broken', schemaDir: dir, url: 'http://localhost:1/graphql' },
+  ]);
   assert.equal(result.ok, false);
-  if (!result.ok) assert.ok(result.errors.some((e) => /id|account|Account/.test(e)), result.errors.join('\n'));
+  if (!result.ok)
+    assert.ok(
+      result.errors.some((e) => /id|account|Account/.test(e)),
+      result.errors.join('\n'),
+    );
 });

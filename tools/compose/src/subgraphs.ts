@@ -12,9 +12,21 @@ export interface SubgraphEntry {
 }
 
 export const SUBGRAPHS: SubgraphEntry[] = [
-  { name: 'fleet-core', schemaDir: join(repoRoot, 'apps/fleet-core/src/schema'), url: 'http://localhost:4001/graphql' },
-  { name: 'vehicle-data', schemaDir: join(repoRoot, 'apps/vehicle-data/src/schema'), url: 'http://localhost:4005/graphql' },
-  { name: 'geodecode', schemaDir: join(repoRoot, 'apps/geodecode/src/schema'), url: 'http://localhost:4006/graphql' },
+  {
+    name: 'fleet-core',
+    schemaDir: join(repoRoot, 'apps/fleet-core/src/schema'),
+    url: 'http://localhost:4001/graphql',
+  },
+  {
+    name: 'vehicle-data',
+    schemaDir: join(repoRoot, 'apps/vehicle-data/src/schema'),
+    url: 'http://localhost:4005/graphql',
+  },
+  {
+    name: 'geodecode',
+    schemaDir: join(repoRoot, 'apps/geodecode/src/schema'),
+    url: 'http://localhost:4006/graphql',
+  },
 ];
 
 export const SUPERGRAPH_PATH = join(repoRoot, 'supergraph.graphql');

@@ -36,7 +36,10 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 120 s:\n${stdout}\n${stderr}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no banner within 120 s:\n${stdout}\n${stderr}`)),
+      120_000,
+    );
     const check = () => {
       if (stdout.includes('Ctrl-C stops everything')) {
         clearTimeout(timer);
@@ -60,9 +63,15 @@ async function stop(started: Started, pgPort: string): Promise<void> {
   process.kill(-started.child.pid!, 'SIGINT');
   const { code, signal } = await exited;
   // npm itself ends by the signal (as under a terminal); our process must have closed everything.
-  assert.ok(code === 0 || signal === 'SIGINT' || code === 130, `npm start ended with code ${code}, signal ${signal}`);
+  assert.ok(
+    code === 0 || signal === 'SIGINT' || code === 130,
+    `npm start ended with code ${code}, signal ${signal}`,
+  );
   assert.doesNotMatch(started.stderr(), /shutdown failed|Error/, started.stderr());
-  await waitFor(() => !existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'PostgreSQL shut down (postmaster.pid removed)');
+  await waitFor(
+    () => !existsSync(join(dataDir, 'pg', 'postmaster.pid')),
+    'PostgreSQL shut down (postmaster.pid removed)',
+  );
   await waitFor(async () => !(await listening(Number(pgPort))), 'the database port is free again');
 }
 
@@ -117,7 +126,11 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
 
   const second = await npmStart(env);
   try {
-    assert.doesNotMatch(second.stderr(), /first start: loading demo data/, 'demo data is loaded on the first start only');
+    assert.doesNotMatch(
+      second.stderr(),
+      /first start: loading demo data/,
+      'demo data is loaded on the first start only',
+    );
     const { stdout } = await promisify(execFile)('bash', ['-c', pastedCommands(second.stdout())]);
     assert.ok(JSON.parse(stdout).data.account.fullName);
   } finally {

@@ -25,7 +25,8 @@ async function token(form: Record<string, string>) {
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
-const query = (accessToken: string) => postGraphQL(stack.platform.urls.graphql, '{ account { email } }', { token: accessToken });
+const query = (accessToken: string) =>
+  postGraphQL(stack.platform.urls.graphql, '{ account { email } }', { token: accessToken });
 
 test('a revoked token family is refused by the gateway within seconds; other logins are not', async () => {
   const login = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
@@ -46,6 +47,14 @@ test('a revoked token family is refused by the gateway within seconds; other log
     if (!refused) await sleep(200);
   }
   assert.ok(refused, 'the revoked access token is refused by the gateway');
-  assert.equal((await query(rotated.body.access_token!)).status, 401, 'the rotated-in token of the same family is revoked too');
-  assert.equal((await query(other.body.access_token!)).data?.account.email, DEMO_EMAIL, 'another login is untouched');
+  assert.equal(
+    (await query(rotated.body.access_token!)).status,
+    401,
+    'the rotated-in token of the same family is revoked too',
+  );
+  assert.equal(
+    (await query(other.body.access_token!)).data?.account.email,
+    DEMO_EMAIL,
+    'another login is untouched',
+  );
 });

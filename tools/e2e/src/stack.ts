@@ -16,7 +16,8 @@ export async function startStack(label: string): Promise<Stack> {
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)]) ports[name] = await freePort();
+  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
+    ports[name] = await freePort();
   const platform = await startPlatform({
     env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH },
     dataDir,

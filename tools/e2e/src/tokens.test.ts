@@ -16,20 +16,31 @@ let signingKey: { kid: string; private_jwk: JWK; public_jwk: JWK };
 before(async () => {
   stack = await startStack('e2e_tokens');
   valid = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
-  signingKey = await stack.knex('sso.signing_keys').whereNull('retired_at').orderBy('created_at', 'desc').first();
+  signingKey = await stack
+    .knex('sso.signing_keys')
+    .whereNull('retired_at')
+    .orderBy('created_at', 'desc')
+    .first();
 });
 after(() => stack?.close());
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 
 async function signWithSsoKey(claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
   const key = await importJWK(signingKey.private_jwk, 'RS256');
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signingKey.kid, ...header }).sign(key);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signingKey.kid, ...header })
+    .sign(key);
 }
 
 async function expectRefused(token: string | undefined) {
-  const res = await postGraphQL(stack.platform.urls.graphql, '{ account { id email } }', token ? { token } : {});
+  const res = await postGraphQL(
+    stack.platform.urls.graphql,
+    '{ account { id email } }',
+    token ? { token } : {},
+  );
   assert.equal(res.status, 401);
   assert.equal(res.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
   assert.equal(res.data ?? null, null, 'no data with a refused token');
@@ -45,11 +56,15 @@ describe('token checks at the gateway', () => {
 
   test('an expired token', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expectRefused(await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID(), iat: now - 9000, exp: now - 1800 }));
+    await expectRefused(
+      await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID(), iat: now - 9000, exp: now - 1800 }),
+    );
   });
 
   test('a token of another issuer', async () => {
-    await expectRefused(await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID(), iss: 'https://evil.example' }));
+    await expectRefused(
+      await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID(), iss: 'https://evil.example' }),
+    );
   });
 
   test('a bad signature', async () => {
@@ -57,7 +72,10 @@ describe('token checks at the gateway', () => {
     const flipped = Buffer.from(signature!, 'base64url');
     flipped[0] = flipped[0]! ^ 0xff;
     await expectRefused(`${header}.${payload}.${flipped.toString('base64url')}`);
-    const forgedPayload = b64({ ...claimsOf(valid), user: { ...claimsOf(valid).user, email: 'admin@evil.example' } });
+    const forgedPayload = b64({
+      ...claimsOf(valid),
+      user: { ...claimsOf(valid).user, email: 'admin@evil.example' },
+    });
     await expectRefused(`${header}.${forgedPayload}.${signature}`);
   });
 
@@ -77,6 +95,8 @@ describe('token checks at the gateway', () => {
   });
 
   test('a token with an unknown kid', async () => {
-    await expectRefused(await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID() }, { kid: 'not-a-key' }));
+    await expectRefused(
+      await signWithSsoKey({ ...claimsOf(valid), jti: randomUUID() }, { kid: 'not-a-key' }),
+    );
   });
 });

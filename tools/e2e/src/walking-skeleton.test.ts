@@ -18,7 +18,10 @@ before(async () => {
 after(() => stack?.close());
 
 const orgOf = async (email: string) =>
-  (await stack.knex('fleet.accounts').where({ email }).first('organization_id', 'id')) as { organization_id: string; id: string };
+  (await stack.knex('fleet.accounts').where({ email }).first('organization_id', 'id')) as {
+    organization_id: string;
+    id: string;
+  };
 
 /** The labels of the groups an account may see, computed independently from the closure. */
 async function expectedGroupLabels(accountId: string): Promise<string[]> {
@@ -39,7 +42,10 @@ describe('start banner', () => {
     assert.equal(body.errors, undefined, stdout);
     assert.equal(typeof body.data.account.fullName, 'string');
     const demo = await orgOf(DEMO_EMAIL);
-    assert.deepEqual(body.data.account.groups.list.map((g: { label: string }) => g.label).sort(), (await expectedGroupLabels(demo.id)).sort());
+    assert.deepEqual(
+      body.data.account.groups.list.map((g: { label: string }) => g.label).sort(),
+      (await expectedGroupLabels(demo.id)).sort(),
+    );
   });
 });
 
@@ -47,12 +53,19 @@ describe('password grant to gateway query', () => {
   test('the caller gets its own account and exactly the groups and devices it may see', async () => {
     const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
     const demo = await orgOf(DEMO_EMAIL);
-    const res = await postGraphQL(stack.platform.urls.graphql, '{ account { id email groups(pageSize: 200) { count list { label } } devices(pageSize: 500) { count } } }', { token });
+    const res = await postGraphQL(
+      stack.platform.urls.graphql,
+      '{ account { id email groups(pageSize: 200) { count list { label } } devices(pageSize: 500) { count } } }',
+      { token },
+    );
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     assert.equal(res.data!.account.id, demo.id);
     assert.equal(res.data!.account.email, DEMO_EMAIL);
     const expected = await expectedGroupLabels(demo.id);
-    assert.deepEqual(res.data!.account.groups.list.map((g: { label: string }) => g.label).sort(), [...expected].sort());
+    assert.deepEqual(
+      res.data!.account.groups.list.map((g: { label: string }) => g.label).sort(),
+      [...expected].sort(),
+    );
     const deviceCount = await stack.knex.raw(
       `with recursive reach(id) as (select group_id from fleet.group_accounts where account_id = ?
          union select p.group_id from fleet.group_parents p join reach r on p.parent_id = r.id)
@@ -65,11 +78,20 @@ describe('password grant to gateway query', () => {
 
   test('an account of another organization sees none of them: by id, nested, or by a direct _entities call', async () => {
     const demo = await orgOf(DEMO_EMAIL);
-    const other = await stack.knex('fleet.accounts').whereNot({ organization_id: demo.organization_id }).first('email', 'id');
+    const other = await stack
+      .knex('fleet.accounts')
+      .whereNot({ organization_id: demo.organization_id })
+      .first('email', 'id');
     assert.ok(other, 'the seed has a second organization');
     const otherToken = await stack.login(other.email, DEMO_PASSWORD);
-    const acmeGroup = await stack.knex('fleet.groups').where({ organization_id: demo.organization_id }).first('id');
-    const acmeDevice = await stack.knex('fleet.devices').where({ organization_id: demo.organization_id }).first('id');
+    const acmeGroup = await stack
+      .knex('fleet.groups')
+      .where({ organization_id: demo.organization_id })
+      .first('id');
+    const acmeDevice = await stack
+      .knex('fleet.devices')
+      .where({ organization_id: demo.organization_id })
+      .first('id');
 
     const byId = await postGraphQL(
       stack.platform.urls.graphql,
@@ -79,16 +101,28 @@ describe('password grant to gateway query', () => {
     assert.equal(byId.errors, undefined);
     assert.deepEqual(byId.data, { group: null, device: null, account: null });
 
-    const nested = await postGraphQL(stack.platform.urls.graphql, '{ groups(pageSize: 200) { list { id devices(pageSize: 500) { list { id } } } } }', {
-      token: otherToken,
-    });
+    const nested = await postGraphQL(
+      stack.platform.urls.graphql,
+      '{ groups(pageSize: 200) { list { id devices(pageSize: 500) { list { id } } } } }',
+      {
+        token: otherToken,
+      },
+    );
     const seen = JSON.stringify(nested.data);
     assert.ok(!seen.includes(acmeGroup.id) && !seen.includes(acmeDevice.id));
 
     const entities = await postGraphQL(
       stack.platform.urls.subgraphs['fleet-core']!,
       `query($r: [_Any!]!) { _entities(representations: $r) { ... on Group { id } ... on Device { id } } }`,
-      { token: otherToken, variables: { r: [{ __typename: 'Group', id: acmeGroup.id }, { __typename: 'Device', id: acmeDevice.id }] } },
+      {
+        token: otherToken,
+        variables: {
+          r: [
+            { __typename: 'Group', id: acmeGroup.id },
+            { __typename: 'Device', id: acmeDevice.id },
+          ],
+        },
+      },
     );
     assert.equal(entities.errors, undefined);
     assert.deepEqual(entities.data, { _entities: [null, null] });
@@ -123,10 +157,14 @@ describe('paging through the gateway', () => {
     let pageId: string | null = null;
     let total = 0;
     do {
-      const res: any = await postGraphQL(stack.platform.urls.graphql, 'query($p: ID) { devices(pageSize: 7, pageId: $p) { count next list { id } } }', {
-        token,
-        variables: { p: pageId },
-      });
+      const res: any = await postGraphQL(
+        stack.platform.urls.graphql,
+        'query($p: ID) { devices(pageSize: 7, pageId: $p) { count next list { id } } }',
+        {
+          token,
+          variables: { p: pageId },
+        },
+      );
       assert.equal(res.errors, undefined);
       assert.ok(res.data.devices.list.length <= 7);
       total = res.data.devices.count;
@@ -139,11 +177,19 @@ describe('paging through the gateway', () => {
 
   test('a tampered pageId and a pageSize over the maximum are BAD_USER_INPUT', async () => {
     const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
-    const first: any = await postGraphQL(stack.platform.urls.graphql, '{ devices(pageSize: 2) { next } }', { token });
+    const first: any = await postGraphQL(stack.platform.urls.graphql, '{ devices(pageSize: 2) { next } }', {
+      token,
+    });
     const tampered = first.data.devices.next.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
-    const bad = await postGraphQL(stack.platform.urls.graphql, 'query($p: ID) { devices(pageId: $p) { next } }', { token, variables: { p: tampered } });
+    const bad = await postGraphQL(
+      stack.platform.urls.graphql,
+      'query($p: ID) { devices(pageId: $p) { next } }',
+      { token, variables: { p: tampered } },
+    );
     assert.equal(bad.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const big = await postGraphQL(stack.platform.urls.graphql, '{ devices(pageSize: 100000) { next } }', { token });
+    const big = await postGraphQL(stack.platform.urls.graphql, '{ devices(pageSize: 100000) { next } }', {
+      token,
+    });
     assert.equal(big.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
     assert.match(big.errors![0]!.message, /pageSize must be between 1 and \d+/);
   });

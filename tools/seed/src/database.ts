@@ -10,7 +10,9 @@ export interface ToolDatabase {
   close(): Promise<void>;
 }
 
-export async function openToolDatabase(env: Record<string, string | undefined> = process.env): Promise<ToolDatabase> {
+export async function openToolDatabase(
+  env: Record<string, string | undefined> = process.env,
+): Promise<ToolDatabase> {
   const database = await resolveDatabase({
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir,

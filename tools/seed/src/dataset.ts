@@ -28,7 +28,8 @@ const text = z.string().trim().min(1, 'must not be empty');
 const uuid = z.uuid({ error: (issue) => `invalid id ${JSON.stringify(issue.input)}: expected a UUID` });
 const timestamp = z.iso.datetime({
   offset: true,
-  error: (issue) => `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
+  error: (issue) =>
+    `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
 });
 /** A reference to another entity of the same organization, by id or natural key. */
 const ref = text;
@@ -43,7 +44,10 @@ const timeZone = text.refine(
       return false;
     }
   },
-  { error: (issue) => `unknown time zone ${JSON.stringify(issue.input)} (expected an IANA name such as Europe/Paris)` },
+  {
+    error: (issue) =>
+      `unknown time zone ${JSON.stringify(issue.input)} (expected an IANA name such as Europe/Paris)`,
+  },
 );
 
 export const accountSchema = z.strictObject({
@@ -58,7 +62,9 @@ export const accountSchema = z.strictObject({
     .string()
     .regex(/^[A-Z]{2}$/, 'countryCode must be an ISO 3166-1 alpha-2 code in upper case, e.g. DE')
     .optional(),
-  language: z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language')).optional(),
+  language: z
+    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
+    .optional(),
   timeZone: timeZone.optional(),
 });
 
@@ -94,7 +100,8 @@ export const sessionSchema = z.strictObject({
 
 export const deviceSchema = z.strictObject({
   id: z.string().refine(isValidImei, {
-    error: (issue) => `invalid IMEI ${JSON.stringify(issue.input)}: expected 15 digits ending with the Luhn check digit`,
+    error: (issue) =>
+      `invalid IMEI ${JSON.stringify(issue.input)}: expected 15 digits ending with the Luhn check digit`,
   }),
   deviceType: text,
   serialNumber: text.optional(),

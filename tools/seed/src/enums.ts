@@ -1,13 +1,61 @@
 /** The enumerations of the fleet schema (mirrors apps/fleet-core/src/schema/*.graphql). */
 export const HIERARCHY_LEVELS = ['COMPANY', 'REGION', 'DEPOT', 'TEAM', 'UNASSIGNED'] as const;
 export const DEVICE_STATUSES = ['CONNECTED', 'DISCONNECTED', 'SLEEPING', 'NEVER_CONNECTED'] as const;
-export const CONNECTION_REASONS = ['COLD_BOOT', 'WARM_BOOT', 'WAKE_UP', 'NETWORK_RECOVERY', 'UNKNOWN'] as const;
-export const DISCONNECTION_REASONS = ['UNKNOWN_SERVER_REASON', 'POWER_LOSS', 'SLEEP', 'NETWORK_LOSS', 'DEVICE_CLOSED'] as const;
-export const FUEL_TYPES = ['GASOLINE', 'DIESEL', 'ELECTRIC', 'HYBRID', 'PLUGIN_HYBRID', 'LPG', 'CNG', 'HYDROGEN', 'OTHER'] as const;
-export const PRODUCT_NETWORKS = ['CELLULAR_2G', 'CELLULAR_3G', 'CELLULAR_4G', 'LTE_M', 'NB_IOT', 'CELLULAR_5G'] as const;
+export const CONNECTION_REASONS = [
+  'COLD_BOOT',
+  'WARM_BOOT',
+  'WAKE_UP',
+  'NETWORK_RECOVERY',
+  'UNKNOWN',
+] as const;
+export const DISCONNECTION_REASONS = [
+  'UNKNOWN_SERVER_REASON',
+  'POWER_LOSS',
+  'SLEEP',
+  'NETWORK_LOSS',
+  'DEVICE_CLOSED',
+] as const;
+export const FUEL_TYPES = [
+  'GASOLINE',
+  'DIESEL',
+  'ELECTRIC',
+  'HYBRID',
+  'PLUGIN_HYBRID',
+  'LPG',
+  'CNG',
+  'HYDROGEN',
+  'OTHER',
+] as const;
+export const PRODUCT_NETWORKS = [
+  'CELLULAR_2G',
+  'CELLULAR_3G',
+  'CELLULAR_4G',
+  'LTE_M',
+  'NB_IOT',
+  'CELLULAR_5G',
+] as const;
 export const PRODUCT_MARKETS = ['EU', 'NA', 'LATAM', 'APAC', 'MEA', 'GLOBAL'] as const;
 export const LANGUAGES = [
-  'EN', 'FR', 'DE', 'ES', 'IT', 'NL', 'PT', 'PL', 'SV', 'DA', 'NB', 'FI', 'CS', 'SK', 'HU', 'RO', 'EL', 'TR', 'JA', 'ZH',
+  'EN',
+  'FR',
+  'DE',
+  'ES',
+  'IT',
+  'NL',
+  'PT',
+  'PL',
+  'SV',
+  'DA',
+  'NB',
+  'FI',
+  'CS',
+  'SK',
+  'HU',
+  'RO',
+  'EL',
+  'TR',
+  'JA',
+  'ZH',
 ] as const;
 
 export type HierarchyLevel = (typeof HIERARCHY_LEVELS)[number];
@@ -36,8 +84,19 @@ export interface TableCounts {
 
 export function emptyCounts(): TableCounts {
   return {
-    organizations: 0, accounts: 0, users: 0, groups: 0, groupParents: 0, groupClosure: 0, groupAccounts: 0,
-    products: 0, vehicles: 0, devices: 0, groupDevices: 0, groupVehicles: 0, deviceVehicleSessions: 0,
+    organizations: 0,
+    accounts: 0,
+    users: 0,
+    groups: 0,
+    groupParents: 0,
+    groupClosure: 0,
+    groupAccounts: 0,
+    products: 0,
+    vehicles: 0,
+    devices: 0,
+    groupDevices: 0,
+    groupVehicles: 0,
+    deviceVehicleSessions: 0,
   };
 }
 

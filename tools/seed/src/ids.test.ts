@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rng, hasValidVinCheckDigit, isValidImei, luhnCheckDigit, makeImei, makeVin, uuidV5, vinYearCode } from './ids';
+import {
+  Rng,
+  hasValidVinCheckDigit,
+  isValidImei,
+  luhnCheckDigit,
+  makeImei,
+  makeVin,
+  uuidV5,
+  vinYearCode,
+} from './ids';
 import { findCycles } from './validate';
 import { formatPath } from './dataset';
 
@@ -34,8 +43,14 @@ test('the PRNG repeats its sequence for a seed', () => {
   const one = new Rng('seed');
   const two = new Rng('seed');
   const a = Array.from({ length: 5 }, () => one.int(0, 1000));
-  assert.deepEqual(a, Array.from({ length: 5 }, () => two.int(0, 1000)));
-  assert.notDeepEqual(a, Array.from({ length: 5 }, () => new Rng('other').int(0, 1000)));
+  assert.deepEqual(
+    a,
+    Array.from({ length: 5 }, () => two.int(0, 1000)),
+  );
+  assert.notDeepEqual(
+    a,
+    Array.from({ length: 5 }, () => new Rng('other').int(0, 1000)),
+  );
 });
 
 test('findCycles reports each cycle once and nothing for a DAG', () => {

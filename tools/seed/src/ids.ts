@@ -84,8 +84,29 @@ export function isValidImei(value: string): boolean {
 }
 
 const VIN_VALUES: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9,
-  S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 /** Letters and digits a VIN may hold (never I, O or Q). */
@@ -111,7 +132,13 @@ export function vinYearCode(year: number): string {
 }
 
 /** A VIN from its world manufacturer id (3), descriptor (5), year, plant (1) and serial; position 9 is the check digit. */
-export function makeVin(wmi: string, descriptor: string, year: number, plant: string, serial: number): string {
+export function makeVin(
+  wmi: string,
+  descriptor: string,
+  year: number,
+  plant: string,
+  serial: number,
+): string {
   const draft = `${wmi}${descriptor}0${vinYearCode(year)}${plant}${String(serial).padStart(6, '0')}`;
   if (!VIN_PATTERN.test(draft)) throw new Error(`bad VIN draft ${draft}`);
   return `${draft.slice(0, 8)}${vinCheckDigit(draft)}${draft.slice(9)}`;

@@ -34,7 +34,9 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {
-      console.error(`${file}: nothing imported, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}:`);
+      console.error(
+        `${file}: nothing imported, ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}:`,
+      );
       for (const problem of error.problems) console.error(`  - ${problem}`);
       return 1;
     }

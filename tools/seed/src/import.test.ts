@@ -36,18 +36,31 @@ describe('importDataset', () => {
     org.groups[0].parents = ['Antwerp Bikes'];
     org.vehicles[0].fuelType = 'STEAM';
     org.devices[4].status = 'ASLEEP';
-    org.accounts.push({ email: 'OWNER@initech.example', password: 'another-password', fullName: 'Peter Copy' });
+    org.accounts.push({
+      email: 'OWNER@initech.example',
+      password: 'another-password',
+      fullName: 'Peter Copy',
+    });
     org.devices[1].currentVehicle = 'NO-SUCH-PLATE';
 
     const problems = await problemsOf(bad);
     const expected: Array<[string, RegExp]> = [
       ['organizations[0].devices[0].owner', /unknown account "x@y.example"/],
       ['organizations[0].devices[1].groups[0]', /unknown group "Nowhere"/],
-      ['organizations[0].devices[3].id', /duplicate device id "356938109001041" \(also at organizations\[0\]\.devices\[2\]\.id\)/],
-      ['organizations[0].groups[0].parents', /cycle in the group hierarchy: Initech Couriers -> Antwerp Bikes -> Antwerp Depot -> Initech Couriers/],
+      [
+        'organizations[0].devices[3].id',
+        /duplicate device id "356938109001041" \(also at organizations\[0\]\.devices\[2\]\.id\)/,
+      ],
+      [
+        'organizations[0].groups[0].parents',
+        /cycle in the group hierarchy: Initech Couriers -> Antwerp Bikes -> Antwerp Depot -> Initech Couriers/,
+      ],
       ['organizations[0].vehicles[0].fuelType', /invalid fuelType "STEAM": expected one of GASOLINE, DIESEL/],
       ['organizations[0].devices[4].status', /invalid status "ASLEEP"/],
-      ['organizations[0].accounts[2].email', /duplicate email "owner@initech.example" \(also at organizations\[0\]\.accounts\[0\]\.email\)/],
+      [
+        'organizations[0].accounts[2].email',
+        /duplicate email "owner@initech.example" \(also at organizations\[0\]\.accounts\[0\]\.email\)/,
+      ],
       ['organizations[0].devices[1].currentVehicle', /unknown vehicle "NO-SUCH-PLATE"/],
     ];
     for (const [path, message] of expected) {
@@ -66,9 +79,18 @@ describe('importDataset', () => {
     bad.organizations[0].vehicles[0].colour = 'White';
     bad.organizations[0].devices[0].id = '356938109001018';
     const problems = await problemsOf(bad);
-    assert.ok(problems.some((p) => p.startsWith('organizations[0].accounts[0].fullName: ')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('organizations[0].vehicles[0]: ') && /colour/.test(p)), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('organizations[0].devices[0].id: invalid IMEI')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.startsWith('organizations[0].accounts[0].fullName: ')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('organizations[0].vehicles[0]: ') && /colour/.test(p)),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('organizations[0].devices[0].id: invalid IMEI')),
+      problems.join('\n'),
+    );
     assert.ok((await problemsOf(null)).length > 0);
     assert.deepEqual(await validateDataset(db.knex, copy()), []);
   });
@@ -79,8 +101,19 @@ describe('importDataset', () => {
     assert.equal(summary.imported[0]!.name, 'Initech Couriers');
     const { imported: _i, durationMs: _d, ...counts } = summary;
     assert.deepEqual(counts, {
-      organizations: 1, accounts: 2, users: 2, groups: 4, groupParents: 3, groupClosure: 8, groupAccounts: 2,
-      products: 1, vehicles: 4, devices: 5, groupDevices: 5, groupVehicles: 4, deviceVehicleSessions: 5,
+      organizations: 1,
+      accounts: 2,
+      users: 2,
+      groups: 4,
+      groupParents: 3,
+      groupClosure: 8,
+      groupAccounts: 2,
+      products: 1,
+      vehicles: 4,
+      devices: 5,
+      groupDevices: 5,
+      groupVehicles: 4,
+      deviceVehicleSessions: 5,
     });
     assert.deepEqual(await tableCounts(db.knex), counts);
 
@@ -101,8 +134,13 @@ describe('importDataset', () => {
     const device = await k('fleet.devices').where({ id: '356938109001017' }).first();
     const vehicle = await k('fleet.vehicles').where({ vin: 'WF0XXTTG3NK412345' }).first();
     assert.equal(device.current_vehicle_id, vehicle.id);
-    const open = await k('fleet.device_vehicle_sessions').whereNull('ended_at').where({ device_id: device.id });
-    assert.deepEqual(open.map((s) => s.vehicle_id), [vehicle.id]);
+    const open = await k('fleet.device_vehicle_sessions')
+      .whereNull('ended_at')
+      .where({ device_id: device.id });
+    assert.deepEqual(
+      open.map((s) => s.vehicle_id),
+      [vehicle.id],
+    );
     const never = await k('fleet.devices').where({ id: '356938109001058' }).first();
     assert.equal(never.status, 'NEVER_CONNECTED');
   });
@@ -110,9 +148,21 @@ describe('importDataset', () => {
   test('importing the same file again conflicts with the database and writes nothing', async () => {
     const before = await tableCounts(db.knex);
     const problems = await problemsOf(copy());
-    assert.ok(problems.some((p) => /^organizations\[0\]\.accounts\[0\]\.email: account with email "owner@initech\.example" already exists/.test(p)));
-    assert.ok(problems.some((p) => /^organizations\[0\]\.devices\[0\]\.id: device id "356938109001017" already exists/.test(p)));
-    assert.ok(problems.some((p) => /^products\[0\]\.name: product "CityTracker LTE-M" already exists/.test(p)));
+    assert.ok(
+      problems.some((p) =>
+        /^organizations\[0\]\.accounts\[0\]\.email: account with email "owner@initech\.example" already exists/.test(
+          p,
+        ),
+      ),
+    );
+    assert.ok(
+      problems.some((p) =>
+        /^organizations\[0\]\.devices\[0\]\.id: device id "356938109001017" already exists/.test(p),
+      ),
+    );
+    assert.ok(
+      problems.some((p) => /^products\[0\]\.name: product "CityTracker LTE-M" already exists/.test(p)),
+    );
     assert.deepEqual(await tableCounts(db.knex), before);
 
     // Another organization may use the product of the database by name.
@@ -122,7 +172,14 @@ describe('importDataset', () => {
           name: 'Hooli Vans',
           accounts: [{ email: 'ops@hooli.example', password: 'hooli-vans-1', fullName: 'Gavin Belson' }],
           groups: [{ label: 'Hooli', hierarchyLevel: 'COMPANY', members: ['ops@hooli.example'] }],
-          devices: [{ id: '490154203237518', deviceType: 'OBD_DONGLE', product: 'CityTracker LTE-M', groups: ['Hooli'] }],
+          devices: [
+            {
+              id: '490154203237518',
+              deviceType: 'OBD_DONGLE',
+              product: 'CityTracker LTE-M',
+              groups: ['Hooli'],
+            },
+          ],
         },
       ],
     };

@@ -20,7 +20,9 @@ import { countRows, insertInBatches } from './write';
 export class ImportError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`invalid dataset: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `invalid dataset: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ImportError';
     this.problems = problems;
   }
@@ -37,7 +39,10 @@ export async function validateDataset(knex: Knex, input: unknown): Promise<strin
   return (await analyze(knex, input)).problems;
 }
 
-async function analyze(knex: Knex, input: unknown): Promise<{ problems: string[]; dataset?: Dataset; plan: Plan }> {
+async function analyze(
+  knex: Knex,
+  input: unknown,
+): Promise<{ problems: string[]; dataset?: Dataset; plan: Plan }> {
   const problems: string[] = [];
   const parsed = datasetSchema.safeParse(input);
   if (!parsed.success) {
@@ -53,7 +58,9 @@ export async function importDataset(knex: Knex, input: unknown): Promise<ImportS
   const { problems, dataset, plan } = await analyze(knex, input);
   if (problems.length > 0 || !dataset) throw new ImportError(problems);
 
-  const passwordHashes = await hashAll(dataset.organizations.flatMap((org) => org.accounts.map((a) => a.password)));
+  const passwordHashes = await hashAll(
+    dataset.organizations.flatMap((org) => org.accounts.map((a) => a.password)),
+  );
   const rows = buildRows(dataset, plan, passwordHashes, new Date());
 
   const counts = emptyCounts();
@@ -101,9 +108,18 @@ type Row = Record<string, unknown>;
 
 function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: Date) {
   const rows = {
-    organizations: [] as Row[], accounts: [] as Row[], users: [] as Row[], products: [] as Row[], groups: [] as Row[],
-    groupParents: [] as Row[], groupAccounts: [] as Row[], vehicles: [] as Row[], devices: [] as Row[],
-    groupDevices: [] as Row[], groupVehicles: [] as Row[], sessions: [] as Row[],
+    organizations: [] as Row[],
+    accounts: [] as Row[],
+    users: [] as Row[],
+    products: [] as Row[],
+    groups: [] as Row[],
+    groupParents: [] as Row[],
+    groupAccounts: [] as Row[],
+    vehicles: [] as Row[],
+    devices: [] as Row[],
+    groupDevices: [] as Row[],
+    groupVehicles: [] as Row[],
+    sessions: [] as Row[],
   };
   const addProducts = (base: string, products: Dataset['products']) =>
     products.forEach((p, i) =>
@@ -173,8 +189,10 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         created_at: now,
         updated_at: now,
       });
-      for (const parent of g.parents) link(rows.groupParents, { group_id: id, parent_id: orgPlan.resolveGroup(parent) });
-      for (const member of g.members) link(rows.groupAccounts, { group_id: id, account_id: orgPlan.resolveAccount(member) });
+      for (const parent of g.parents)
+        link(rows.groupParents, { group_id: id, parent_id: orgPlan.resolveGroup(parent) });
+      for (const member of g.members)
+        link(rows.groupAccounts, { group_id: id, account_id: orgPlan.resolveAccount(member) });
     });
 
     org.vehicles.forEach((v, i) => {
@@ -193,7 +211,8 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         created_at: now,
         updated_at: now,
       });
-      for (const group of v.groups) link(rows.groupVehicles, { group_id: orgPlan.resolveGroup(group), vehicle_id: id });
+      for (const group of v.groups)
+        link(rows.groupVehicles, { group_id: orgPlan.resolveGroup(group), vehicle_id: id });
     });
 
     org.devices.forEach((d) => {
@@ -218,7 +237,8 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         created_at: now,
         updated_at: now,
       });
-      for (const group of d.groups) link(rows.groupDevices, { group_id: orgPlan.resolveGroup(group), device_id: d.id });
+      for (const group of d.groups)
+        link(rows.groupDevices, { group_id: orgPlan.resolveGroup(group), device_id: d.id });
       rows.sessions.push(...sessionsOf(d, orgPlan, currentVehicle, now));
     });
   });

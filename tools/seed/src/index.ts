@@ -1,4 +1,13 @@
-export { seedDemo, isSeeded, DEMO_EMAIL, DEMO_PASSWORD, DEMO_FULL_NAME, type SeedOptions, type SeedSummary, type SeedLogin } from './seed';
+export {
+  seedDemo,
+  isSeeded,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  DEMO_FULL_NAME,
+  type SeedOptions,
+  type SeedSummary,
+  type SeedLogin,
+} from './seed';
 export { importDataset, validateDataset, ImportError, type ImportSummary } from './import';
 export { datasetSchema, type Dataset, type DatasetInput } from './dataset';
 export { formatCounts, type TableCounts } from './enums';

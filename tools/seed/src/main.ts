@@ -16,7 +16,9 @@ function parseScale(argv: string[]): number {
     if (arg === '--scale') value = argv[++i];
     else if (arg.startsWith('--scale=')) value = arg.slice('--scale='.length);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run seed -- [--scale N] [--if-empty]   (N: integer 1..1000, default 1; ~75 devices per unit)');
+      console.log(
+        'usage: npm run seed -- [--scale N] [--if-empty]   (N: integer 1..1000, default 1; ~75 devices per unit)',
+      );
       process.exit(0);
     } else {
       throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: npm run seed -- [--scale N])`);
@@ -43,12 +45,18 @@ async function main(): Promise<number> {
       console.log('the database already has data: nothing to seed');
       return 0;
     }
-    const summary = await seedDemo(db.knex, { scale, progress: Boolean(process.stderr.isTTY), log: (line) => console.error(line) });
+    const summary = await seedDemo(db.knex, {
+      scale,
+      progress: Boolean(process.stderr.isTTY),
+      log: (line) => console.error(line),
+    });
     console.log(`Seeded demo data at scale ${summary.scale} in ${(summary.durationMs / 1000).toFixed(1)} s:`);
     console.log(formatCounts(summary));
     console.log('\nSign in with (all seeded accounts share this password):');
     for (const login of summary.logins) {
-      console.log(`  ${login.email.padEnd(32)} ${login.password}   ${login.organization}, member of ${login.memberOf.join(', ')}`);
+      console.log(
+        `  ${login.email.padEnd(32)} ${login.password}   ${login.organization}, member of ${login.memberOf.join(', ')}`,
+      );
     }
     return 0;
   } catch (error) {

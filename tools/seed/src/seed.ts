@@ -34,7 +34,14 @@ import {
   type CityInfo,
   type ProductSpec,
 } from './catalog';
-import { COUNTED_TABLES, emptyCounts, type DeviceStatus, type HierarchyLevel, type Language, type TableCounts } from './enums';
+import {
+  COUNTED_TABLES,
+  emptyCounts,
+  type DeviceStatus,
+  type HierarchyLevel,
+  type Language,
+  type TableCounts,
+} from './enums';
 import { Rng, makeImei, makeVin, uuidV5 } from './ids';
 import { countRows, insertInBatches } from './write';
 
@@ -150,7 +157,9 @@ const GLOBEX: OrgSpec = {
 };
 
 export async function isSeeded(knex: Knex): Promise<boolean> {
-  const { rows } = await knex.raw<{ rows: Array<{ seeded: boolean }> }>('select exists (select 1 from fleet.organizations) as seeded');
+  const { rows } = await knex.raw<{ rows: Array<{ seeded: boolean }> }>(
+    'select exists (select 1 from fleet.organizations) as seeded',
+  );
   return Boolean(rows[0]?.seeded);
 }
 
@@ -172,7 +181,11 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
   const total = tables.reduce((sum, table) => sum + rows[table].length, 0);
   const bar = options.progress
     ? new SingleBar(
-        { stream: process.stderr, format: 'seeding [{bar}] {percentage}% | {value}/{total} rows | {table}', hideCursor: true },
+        {
+          stream: process.stderr,
+          format: 'seeding [{bar}] {percentage}% | {value}/{total} rows | {table}',
+          hideCursor: true,
+        },
         Presets.shades_classic,
       )
     : undefined;
@@ -184,7 +197,9 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
       // Two concurrent first starts must not both seed: the second waits here, then sees the rows.
       await trx.raw('lock table fleet.organizations in share row exclusive mode');
       if (await isSeeded(trx)) {
-        throw new Error('refusing to seed: fleet.organizations is not empty (the database already holds data; seed an empty database)');
+        throw new Error(
+          'refusing to seed: fleet.organizations is not empty (the database already holds data; seed an empty database)',
+        );
       }
       // Products are a global catalog: an import may already have created some of them.
       const products = rows.products;
@@ -197,7 +212,9 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
       for (const table of tables) {
         if (table === 'products') continue;
         const name = COUNTED_TABLES[table];
-        counts[table] = await insertInBatches(trx, name, rows[table], (n) => bar?.increment(n, { table: name }));
+        counts[table] = await insertInBatches(trx, name, rows[table], (n) =>
+          bar?.increment(n, { table: name }),
+        );
       }
       for (const org of rows.organizations) await refreshGroupClosure(trx, org.id as string);
       counts.groupClosure = await countRows(trx, 'fleet.group_closure');
@@ -212,8 +229,18 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
     durationMs: Date.now() - started,
     logins: [
       { email: DEMO_EMAIL, password: DEMO_PASSWORD, organization: ACME.name, memberOf: [ACME.name] },
-      { email: 'dispatcher.north@acme.example', password: DEMO_PASSWORD, organization: ACME.name, memberOf: ['North'] },
-      { email: GLOBEX.rootAccount.email, password: DEMO_PASSWORD, organization: GLOBEX.name, memberOf: [GLOBEX.name] },
+      {
+        email: 'dispatcher.north@acme.example',
+        password: DEMO_PASSWORD,
+        organization: ACME.name,
+        memberOf: ['North'],
+      },
+      {
+        email: GLOBEX.rootAccount.email,
+        password: DEMO_PASSWORD,
+        organization: GLOBEX.name,
+        memberOf: [GLOBEX.name],
+      },
     ],
   };
   log(
@@ -230,7 +257,12 @@ function startOfUtcDay(date: Date): Date {
 /** Inserts the catalog products that do not exist yet; returns name -> id for all of them. */
 async function upsertProducts(trx: Knex.Transaction, products: Row[]): Promise<Map<string, string>> {
   await trx('fleet.products').insert(products).onConflict('name').ignore();
-  const existing = await trx('fleet.products').select('id', 'name').whereIn('name', products.map((p) => p.name as string));
+  const existing = await trx('fleet.products')
+    .select('id', 'name')
+    .whereIn(
+      'name',
+      products.map((p) => p.name as string),
+    );
   return new Map(existing.map((p: { id: string; name: string }) => [p.name, p.id]));
 }
 
@@ -252,8 +284,18 @@ interface Slot {
 
 function generate(scale: number, now: number): Rows {
   const rows: Rows = {
-    organizations: [], accounts: [], users: [], products: [], groups: [], groupParents: [], groupAccounts: [],
-    vehicles: [], devices: [], groupDevices: [], groupVehicles: [], deviceVehicleSessions: [],
+    organizations: [],
+    accounts: [],
+    users: [],
+    products: [],
+    groups: [],
+    groupParents: [],
+    groupAccounts: [],
+    vehicles: [],
+    devices: [],
+    groupDevices: [],
+    groupVehicles: [],
+    deviceVehicleSessions: [],
   };
   for (const product of PRODUCTS) {
     rows.products.push({
@@ -314,7 +356,13 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
   const personName = () => `${rng.pick(spec.names.first)} ${rng.pick(spec.names.last)}`;
 
   const groupRows = new Map<string, Row>();
-  const group = (key: string, label: string, level: HierarchyLevel, tags: string[], parents: GroupRef[]): GroupRef => {
+  const group = (
+    key: string,
+    label: string,
+    level: HierarchyLevel,
+    tags: string[],
+    parents: GroupRef[],
+  ): GroupRef => {
     const id = uuidV5(`group:${spec.key}:${key}`);
     const created = orgCreated + rng.int(0, 300) * DAY;
     const row: Row = {
@@ -338,7 +386,9 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
 
   // Hierarchy: company -> regions -> depots (-> teams), plus an "Unassigned" pool and an EV pool.
   const root = group('root', spec.name, 'COMPANY', ['company', 'headquarters'], []);
-  const rootOwner = account(spec.rootAccount.email, spec.rootAccount.fullName, spec.rootAccount.shortName, [root]);
+  const rootOwner = account(spec.rootAccount.email, spec.rootAccount.fullName, spec.rootAccount.shortName, [
+    root,
+  ]);
   setOwner(root, rootOwner);
 
   const regionCount = spec.regionsPerScale * scale;
@@ -349,10 +399,21 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     const base = spec.regions[r % spec.regions.length]!;
     const round = Math.floor(r / spec.regions.length);
     const regionLabel = round === 0 ? base.label : `${base.label} ${round + 1}`;
-    const region = group(`region:${regionLabel}`, regionLabel, 'REGION', ['region', slug(regionLabel)], [root]);
+    const region = group(
+      `region:${regionLabel}`,
+      regionLabel,
+      'REGION',
+      ['region', slug(regionLabel)],
+      [root],
+    );
     regionGroups.push(region);
     const dispatcherName = spec.dispatchers[regionLabel] ?? personName();
-    const dispatcher = account(`dispatcher.${slug(regionLabel)}@${spec.domain}`, dispatcherName, dispatcherName.split(' ')[0]!, [region]);
+    const dispatcher = account(
+      `dispatcher.${slug(regionLabel)}@${spec.domain}`,
+      dispatcherName,
+      dispatcherName.split(' ')[0]!,
+      [region],
+    );
     setOwner(region, dispatcher);
 
     for (const city of base.cities) {
@@ -362,21 +423,39 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
       const depotLabel = spec.plateStyle === 'FR' ? `${cityLabel} Hub` : `${cityLabel} Depot`;
       const depot = group(`depot:${cityLabel}`, depotLabel, 'DEPOT', ['depot', slug(city.name)], [region]);
       const managerName = personName();
-      const manager = account(`manager.${slug(cityLabel)}@${spec.domain}`, managerName, managerName.split(' ')[0]!, [depot]);
+      const manager = account(
+        `manager.${slug(cityLabel)}@${spec.domain}`,
+        managerName,
+        managerName.split(' ')[0]!,
+        [depot],
+      );
       setOwner(depot, manager);
       const slot: Slot = { group: depot, owner: manager, city };
       if (spec.teams && slots.length % 3 === 0) {
         const teamName = TEAM_NAMES[(slots.length / 3) % TEAM_NAMES.length]!;
-        const team = group(`team:${cityLabel}:${teamName}`, `${cityLabel} ${teamName}`, 'TEAM', ['team', slug(teamName)], [depot]);
+        const team = group(
+          `team:${cityLabel}:${teamName}`,
+          `${cityLabel} ${teamName}`,
+          'TEAM',
+          ['team', slug(teamName)],
+          [depot],
+        );
         const leadName = personName();
         slot.team = team;
-        slot.teamOwner = account(`${slug(teamName)}.${slug(cityLabel)}@${spec.domain}`, leadName, leadName.split(' ')[0]!, [team]);
+        slot.teamOwner = account(
+          `${slug(teamName)}.${slug(cityLabel)}@${spec.domain}`,
+          leadName,
+          leadName.split(' ')[0]!,
+          [team],
+        );
         setOwner(team, slot.teamOwner);
       }
       slots.push(slot);
     }
   }
-  const unassigned = spec.unassigned ? group('unassigned', 'Unassigned', 'UNASSIGNED', ['spare'], [root]) : undefined;
+  const unassigned = spec.unassigned
+    ? group('unassigned', 'Unassigned', 'UNASSIGNED', ['spare'], [root])
+    : undefined;
   // A pool with two parents (the first two regions): the hierarchy is a DAG, not only a tree.
   const evPool = spec.evPool
     ? group('ev-pool', 'EV Pool', 'TEAM', ['team', 'electric'], regionGroups.slice(0, 2))
@@ -400,7 +479,10 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     placements.push({ group: deviceGroup, owner, spare });
 
     const model = rng.weighted(VEHICLE_MODELS.map((m) => [m, m.weight] as const));
-    const year = rng.int(model.years[0], Math.max(model.years[0], Math.min(model.years[1], new Date(now).getUTCFullYear())));
+    const year = rng.int(
+      model.years[0],
+      Math.max(model.years[0], Math.min(model.years[1], new Date(now).getUTCFullYear())),
+    );
     const ageYears = Math.max(0.3, new Date(now).getUTCFullYear() - year + rng.next());
     const vehicleId = uuidV5(`vehicle:${spec.key}:${i}`);
     vehicleIds.push(vehicleId);
@@ -433,7 +515,12 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     const imei = makeImei(product.tac, imeiBase + i);
     const status: DeviceStatus = spare
       ? 'NEVER_CONNECTED'
-      : rng.weighted([['CONNECTED', 50], ['SLEEPING', 20], ['DISCONNECTED', 22], ['NEVER_CONNECTED', 8]] as const);
+      : rng.weighted([
+          ['CONNECTED', 50],
+          ['SLEEPING', 20],
+          ['DISCONNECTED', 22],
+          ['NEVER_CONNECTED', 8],
+        ] as const);
     const created = status === 'NEVER_CONNECTED' ? now - rng.int(1, 60) * DAY : now - rng.int(60, 1000) * DAY;
     const device: Row = {
       id: imei,
@@ -467,7 +554,12 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
       lastConnection = now - rng.int(5, 600) * MINUTE;
       lastDisconnection = lastConnection - rng.int(10, 60 * 24) * MINUTE;
       lastActivity = now - rng.int(0, 4) * MINUTE;
-      device.last_disconnection_reason = rng.weighted([['SLEEP', 50], ['NETWORK_LOSS', 25], ['POWER_LOSS', 15], ['UNKNOWN_SERVER_REASON', 10]] as const);
+      device.last_disconnection_reason = rng.weighted([
+        ['SLEEP', 50],
+        ['NETWORK_LOSS', 25],
+        ['POWER_LOSS', 15],
+        ['UNKNOWN_SERVER_REASON', 10],
+      ] as const);
     } else if (status === 'SLEEPING') {
       lastDisconnection = now - rng.int(10, 60 * 20) * MINUTE;
       lastConnection = lastDisconnection - rng.int(20, 600) * MINUTE;
@@ -477,9 +569,18 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
       lastDisconnection = now - rng.int(60 * 24, 60 * 24 * 30) * MINUTE;
       lastConnection = lastDisconnection - rng.int(30, 900) * MINUTE;
       lastActivity = lastDisconnection - rng.int(0, 5) * MINUTE;
-      device.last_disconnection_reason = rng.weighted([['POWER_LOSS', 40], ['NETWORK_LOSS', 35], ['UNKNOWN_SERVER_REASON', 25]] as const);
+      device.last_disconnection_reason = rng.weighted([
+        ['POWER_LOSS', 40],
+        ['NETWORK_LOSS', 35],
+        ['UNKNOWN_SERVER_REASON', 25],
+      ] as const);
     }
-    device.last_connection_reason = rng.weighted([['WAKE_UP', 50], ['COLD_BOOT', 20], ['NETWORK_RECOVERY', 20], ['WARM_BOOT', 10]] as const);
+    device.last_connection_reason = rng.weighted([
+      ['WAKE_UP', 50],
+      ['COLD_BOOT', 20],
+      ['NETWORK_RECOVERY', 20],
+      ['WARM_BOOT', 10],
+    ] as const);
     device.first_connection_at = new Date(first);
     device.last_connection_at = new Date(lastConnection);
     device.last_disconnection_at = new Date(lastDisconnection);
@@ -489,7 +590,9 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     // History: 1-3 sessions; the open one (ended_at null) is the current vehicle.
     const linked = !rng.chance(0.07);
     const sessionCount = rng.int(1, 3);
-    const historyEnd = linked ? toMinute(first + (lastConnection - first) * (0.4 + 0.55 * rng.next())) : lastDisconnection;
+    const historyEnd = linked
+      ? toMinute(first + (lastConnection - first) * (0.4 + 0.55 * rng.next()))
+      : lastDisconnection;
     const closed = linked ? sessionCount - 1 : sessionCount;
     const span = (historyEnd - first) / Math.max(1, closed);
     for (let s = 0; s < closed; s++) {

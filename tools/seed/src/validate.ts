@@ -15,9 +15,11 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
 type Loose = Record<string, unknown>;
-const obj = (v: unknown): Loose => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {});
+const obj = (v: unknown): Loose =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOf = (v: unknown): string | undefined => {
   const s = str(v);
@@ -112,50 +114,68 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     const path = `organizations[${o}]`;
     unique(seen.orgIds, uuidOf(org.id), `${path}.id`, 'organization id');
     const index: OrgIndex = {
-      o, path, id: uuidOf(org.id) ?? randomUUID(),
-      accountIds: [], accountByEmail: new Map(), accountById: new Map(),
-      groupIds: [], groupById: new Map(), groupByLabel: new Map(), groupLabels: [],
-      vehicleIds: [], vehicleById: new Map(), vehicleByVin: new Map(), vehicleByPlate: new Map(),
+      o,
+      path,
+      id: uuidOf(org.id) ?? randomUUID(),
+      accountIds: [],
+      accountByEmail: new Map(),
+      accountById: new Map(),
+      groupIds: [],
+      groupById: new Map(),
+      groupByLabel: new Map(),
+      groupLabels: [],
+      vehicleIds: [],
+      vehicleById: new Map(),
+      vehicleByVin: new Map(),
+      vehicleByPlate: new Map(),
     };
-    list(org.accounts).map(obj).forEach((a, i) => {
-      const p = `${path}.accounts[${i}]`;
-      const id = uuidOf(a.id) ?? randomUUID();
-      unique(seen.accountIds, uuidOf(a.id), `${p}.id`, 'account id');
-      index.accountIds.push(id);
-      index.accountById.set(id, i);
-      const email = str(a.email)?.toLowerCase();
-      if (email) {
-        const first = seen.emails.get(email);
-        if (first) problem(`${p}.email`, `duplicate email ${q(email)} (also at ${first.path})`);
-        else seen.emails.set(email, { path: `${p}.email`, o });
-        if (!index.accountByEmail.has(email)) index.accountByEmail.set(email, i);
-      }
-    });
-    list(org.groups).map(obj).forEach((g, i) => {
-      const p = `${path}.groups[${i}]`;
-      const id = uuidOf(g.id) ?? randomUUID();
-      unique(seen.groupIds, uuidOf(g.id), `${p}.id`, 'group id');
-      index.groupIds.push(id);
-      index.groupById.set(id, i);
-      const label = str(g.label) ?? `#${i}`;
-      index.groupLabels.push(label);
-      push(index.groupByLabel, label, i);
-    });
-    list(org.vehicles).map(obj).forEach((v, i) => {
-      const p = `${path}.vehicles[${i}]`;
-      const id = uuidOf(v.id) ?? randomUUID();
-      unique(seen.vehicleIds, uuidOf(v.id), `${p}.id`, 'vehicle id');
-      index.vehicleIds.push(id);
-      index.vehicleById.set(id, i);
-      const vin = str(v.vin)?.toUpperCase();
-      unique(seen.vins, vin, `${p}.vin`, 'VIN');
-      if (vin) push(index.vehicleByVin, vin, i);
-      const plate = str(v.plate);
-      if (plate) push(index.vehicleByPlate, plate.toUpperCase(), i);
-    });
-    list(org.devices).map(obj).forEach((d, i) => {
-      unique(seen.deviceIds, str(d.id), `${path}.devices[${i}].id`, 'device id');
-    });
+    list(org.accounts)
+      .map(obj)
+      .forEach((a, i) => {
+        const p = `${path}.accounts[${i}]`;
+        const id = uuidOf(a.id) ?? randomUUID();
+        unique(seen.accountIds, uuidOf(a.id), `${p}.id`, 'account id');
+        index.accountIds.push(id);
+        index.accountById.set(id, i);
+        const email = str(a.email)?.toLowerCase();
+        if (email) {
+          const first = seen.emails.get(email);
+          if (first) problem(`${p}.email`, `duplicate email ${q(email)} (also at ${first.path})`);
+          else seen.emails.set(email, { path: `${p}.email`, o });
+          if (!index.accountByEmail.has(email)) index.accountByEmail.set(email, i);
+        }
+      });
+    list(org.groups)
+      .map(obj)
+      .forEach((g, i) => {
+        const p = `${path}.groups[${i}]`;
+        const id = uuidOf(g.id) ?? randomUUID();
+        unique(seen.groupIds, uuidOf(g.id), `${p}.id`, 'group id');
+        index.groupIds.push(id);
+        index.groupById.set(id, i);
+        const label = str(g.label) ?? `#${i}`;
+        index.groupLabels.push(label);
+        push(index.groupByLabel, label, i);
+      });
+    list(org.vehicles)
+      .map(obj)
+      .forEach((v, i) => {
+        const p = `${path}.vehicles[${i}]`;
+        const id = uuidOf(v.id) ?? randomUUID();
+        unique(seen.vehicleIds, uuidOf(v.id), `${p}.id`, 'vehicle id');
+        index.vehicleIds.push(id);
+        index.vehicleById.set(id, i);
+        const vin = str(v.vin)?.toUpperCase();
+        unique(seen.vins, vin, `${p}.vin`, 'VIN');
+        if (vin) push(index.vehicleByVin, vin, i);
+        const plate = str(v.plate);
+        if (plate) push(index.vehicleByPlate, plate.toUpperCase(), i);
+      });
+    list(org.devices)
+      .map(obj)
+      .forEach((d, i) => {
+        unique(seen.deviceIds, str(d.id), `${path}.devices[${i}].id`, 'device id');
+      });
     return index;
   });
 
@@ -168,7 +188,10 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
   }
   for (const [name, path] of seen.productNames) {
     if (dbProductByKey.has(name)) {
-      problem(path, `product ${q(name)} already exists in the database (refer to it by name from devices without listing it)`);
+      problem(
+        path,
+        `product ${q(name)} already exists in the database (refer to it by name from devices without listing it)`,
+      );
     }
   }
   const existing = async (sql: string, values: string[]): Promise<Set<string>> => {
@@ -179,17 +202,34 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
   };
   const report = async (map: Map<string, string>, sql: string, what: string, key = (k: string) => k) => {
     const found = await existing(sql, [...map.keys()].map(key));
-    for (const [k, path] of map) if (found.has(key(k))) problem(path, `${what} ${q(k)} already exists in the database`);
+    for (const [k, path] of map)
+      if (found.has(key(k))) problem(path, `${what} ${q(k)} already exists in the database`);
   };
-  await report(seen.orgIds, 'select id::text as key from fleet.organizations where id = any(?::uuid[])', 'organization id');
-  await report(seen.productIds, 'select id::text as key from fleet.products where id = any(?::uuid[])', 'product id');
+  await report(
+    seen.orgIds,
+    'select id::text as key from fleet.organizations where id = any(?::uuid[])',
+    'organization id',
+  );
+  await report(
+    seen.productIds,
+    'select id::text as key from fleet.products where id = any(?::uuid[])',
+    'product id',
+  );
   await report(
     seen.accountIds,
     'select id::text as key from fleet.accounts where id = any(?::uuid[]) union select id::text from sso.users where id = any(?::uuid[])',
     'account id',
   );
-  await report(seen.groupIds, 'select id::text as key from fleet.groups where id = any(?::uuid[])', 'group id');
-  await report(seen.vehicleIds, 'select id::text as key from fleet.vehicles where id = any(?::uuid[])', 'vehicle id');
+  await report(
+    seen.groupIds,
+    'select id::text as key from fleet.groups where id = any(?::uuid[])',
+    'group id',
+  );
+  await report(
+    seen.vehicleIds,
+    'select id::text as key from fleet.vehicles where id = any(?::uuid[])',
+    'vehicle id',
+  );
   await report(seen.deviceIds, 'select id as key from fleet.devices where id = any(?::text[])', 'device id');
   const emailPaths = new Map([...seen.emails].map(([email, { path }]) => [email, path]));
   await report(
@@ -209,7 +249,8 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     const i = index.accountById.get(key) ?? index.accountByEmail.get(key);
     if (i !== undefined) return index.accountIds[i];
     const elsewhere = seen.emails.get(key);
-    if (elsewhere && elsewhere.o !== index.o) problem(path, `account ${q(ref)} belongs to another organization`);
+    if (elsewhere && elsewhere.o !== index.o)
+      problem(path, `account ${q(ref)} belongs to another organization`);
     else problem(path, `unknown account ${q(ref)}`);
     return undefined;
   };
@@ -218,17 +259,27 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     if (byId !== undefined) return byId;
     const byLabel = index.groupByLabel.get(ref) ?? [];
     if (byLabel.length === 1) return byLabel[0];
-    if (byLabel.length > 1) problem(path, `group label ${q(ref)} is ambiguous (${byLabel.length} groups have it): use the group's id`);
+    if (byLabel.length > 1)
+      problem(
+        path,
+        `group label ${q(ref)} is ambiguous (${byLabel.length} groups have it): use the group's id`,
+      );
     else problem(path, `unknown group ${q(ref)}`);
     return undefined;
   };
   const resolveVehicleIndex = (index: OrgIndex, ref: string, path: string): number | undefined => {
     const byId = index.vehicleById.get(ref.toLowerCase());
     if (byId !== undefined) return byId;
-    const matches = index.vehicleByVin.get(ref.toUpperCase()) ?? index.vehicleByPlate.get(ref.toUpperCase()) ?? [];
+    const matches =
+      index.vehicleByVin.get(ref.toUpperCase()) ?? index.vehicleByPlate.get(ref.toUpperCase()) ?? [];
     if (matches.length === 1) return matches[0];
-    if (matches.length > 1) problem(path, `vehicle ${q(ref)} is ambiguous (${matches.length} vehicles have this plate): use the id or VIN`);
-    else problem(path, `unknown vehicle ${q(ref)} (expected a vehicle id, VIN or plate of this organization)`);
+    if (matches.length > 1)
+      problem(
+        path,
+        `vehicle ${q(ref)} is ambiguous (${matches.length} vehicles have this plate): use the id or VIN`,
+      );
+    else
+      problem(path, `unknown vehicle ${q(ref)} (expected a vehicle id, VIN or plate of this organization)`);
     return undefined;
   };
   const eachRef = (value: unknown, path: string, fn: (ref: string, path: string) => void) =>
@@ -241,61 +292,82 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     const index = indexes[o]!;
     const path = index.path;
     const parentsOf: number[][] = [];
-    list(org.groups).map(obj).forEach((g, i) => {
-      const p = `${path}.groups[${i}]`;
-      const parents: number[] = [];
-      eachRef(g.parents, `${p}.parents`, (ref, rp) => {
-        const parent = resolveGroupIndex(index, ref, rp);
-        if (parent === i) problem(rp, `group ${q(index.groupLabels[i]!)} cannot be its own parent`);
-        else if (parent !== undefined) parents.push(parent);
+    list(org.groups)
+      .map(obj)
+      .forEach((g, i) => {
+        const p = `${path}.groups[${i}]`;
+        const parents: number[] = [];
+        eachRef(g.parents, `${p}.parents`, (ref, rp) => {
+          const parent = resolveGroupIndex(index, ref, rp);
+          if (parent === i) problem(rp, `group ${q(index.groupLabels[i]!)} cannot be its own parent`);
+          else if (parent !== undefined) parents.push(parent);
+        });
+        parentsOf.push(parents);
+        eachRef(g.members, `${p}.members`, (ref, rp) => resolveAccount(index, ref, rp));
+        const owner = str(g.owner);
+        if (owner) resolveAccount(index, owner, `${p}.owner`);
       });
-      parentsOf.push(parents);
-      eachRef(g.members, `${p}.members`, (ref, rp) => resolveAccount(index, ref, rp));
-      const owner = str(g.owner);
-      if (owner) resolveAccount(index, owner, `${p}.owner`);
-    });
     for (const cycle of findCycles(parentsOf)) {
       const labels = [...cycle, cycle[0]!].map((i) => index.groupLabels[i]!);
       problem(`${path}.groups[${cycle[0]}].parents`, `cycle in the group hierarchy: ${labels.join(' -> ')}`);
     }
-    list(org.vehicles).map(obj).forEach((v, i) => {
-      eachRef(v.groups, `${path}.vehicles[${i}].groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
-    });
-    const currentOf = new Map<number, string>();
-    list(org.devices).map(obj).forEach((d, i) => {
-      const p = `${path}.devices[${i}]`;
-      eachRef(d.groups, `${p}.groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
-      const owner = str(d.owner);
-      if (owner) resolveAccount(index, owner, `${p}.owner`);
-      const product = str(d.product);
-      if (product) resolveProduct(product, `${p}.product`);
-      const currentRef = str(d.currentVehicle);
-      const current = currentRef !== undefined ? resolveVehicleIndex(index, currentRef, `${p}.currentVehicle`) : undefined;
-      if (current !== undefined) {
-        const other = currentOf.get(current);
-        if (other) problem(`${p}.currentVehicle`, `vehicle ${q(currentRef!)} is already the current vehicle of ${other}`);
-        else currentOf.set(current, p);
-      }
-      let open = 0;
-      list(d.vehicleSessions).map(obj).forEach((s, k) => {
-        const sp = `${p}.vehicleSessions[${k}]`;
-        const vehicleRef = str(s.vehicle);
-        const vehicle = vehicleRef !== undefined ? resolveVehicleIndex(index, vehicleRef, `${sp}.vehicle`) : undefined;
-        const started = Date.parse(String(s.startedAt));
-        const ended = s.endedAt === undefined || s.endedAt === null ? undefined : Date.parse(String(s.endedAt));
-        if (ended !== undefined && !Number.isNaN(ended) && !Number.isNaN(started) && ended < started) {
-          problem(`${sp}.endedAt`, 'a session cannot end before it starts');
-        }
-        if (ended === undefined) {
-          open++;
-          if (open > 1) problem(sp, 'a device has at most one open session (without endedAt)');
-          else if (currentRef === undefined) problem(sp, 'an open session (without endedAt) needs the device\'s currentVehicle');
-          else if (vehicle !== undefined && current !== undefined && vehicle !== current) {
-            problem(sp, `the open session's vehicle must be the device's currentVehicle ${q(currentRef)}`);
-          }
-        }
+    list(org.vehicles)
+      .map(obj)
+      .forEach((v, i) => {
+        eachRef(v.groups, `${path}.vehicles[${i}].groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
       });
-    });
+    const currentOf = new Map<number, string>();
+    list(org.devices)
+      .map(obj)
+      .forEach((d, i) => {
+        const p = `${path}.devices[${i}]`;
+        eachRef(d.groups, `${p}.groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
+        const owner = str(d.owner);
+        if (owner) resolveAccount(index, owner, `${p}.owner`);
+        const product = str(d.product);
+        if (product) resolveProduct(product, `${p}.product`);
+        const currentRef = str(d.currentVehicle);
+        const current =
+          currentRef !== undefined
+            ? resolveVehicleIndex(index, currentRef, `${p}.currentVehicle`)
+            : undefined;
+        if (current !== undefined) {
+          const other = currentOf.get(current);
+          if (other)
+            problem(
+              `${p}.currentVehicle`,
+              `vehicle ${q(currentRef!)} is already the current vehicle of ${other}`,
+            );
+          else currentOf.set(current, p);
+        }
+        let open = 0;
+        list(d.vehicleSessions)
+          .map(obj)
+          .forEach((s, k) => {
+            const sp = `${p}.vehicleSessions[${k}]`;
+            const vehicleRef = str(s.vehicle);
+            const vehicle =
+              vehicleRef !== undefined ? resolveVehicleIndex(index, vehicleRef, `${sp}.vehicle`) : undefined;
+            const started = Date.parse(String(s.startedAt));
+            const ended =
+              s.endedAt === undefined || s.endedAt === null ? undefined : Date.parse(String(s.endedAt));
+            if (ended !== undefined && !Number.isNaN(ended) && !Number.isNaN(started) && ended < started) {
+              problem(`${sp}.endedAt`, 'a session cannot end before it starts');
+            }
+            if (ended === undefined) {
+              open++;
+              if (open > 1) problem(sp, 'a device has at most one open session (without endedAt)');
+              else if (currentRef === undefined)
+                problem(sp, "an open session (without endedAt) needs the device's currentVehicle");
+              else if (vehicle !== undefined && current !== undefined && vehicle !== current) {
+                problem(
+                  sp,
+                  `the open session's vehicle must be the device's currentVehicle ${q(currentRef)}`,
+                );
+              }
+            }
+          });
+      });
   });
 
   const organizations: OrgPlan[] = indexes.map((index) => {
@@ -309,8 +381,10 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       groupIds: index.groupIds,
       vehicleIds: index.vehicleIds,
       resolveAccount: (ref) => strict(resolveAccount(index, ref, '(internal)'), 'account', ref),
-      resolveGroup: (ref) => index.groupIds[strict(resolveGroupIndex(index, ref, '(internal)'), 'group', ref)]!,
-      resolveVehicle: (ref) => index.vehicleIds[strict(resolveVehicleIndex(index, ref, '(internal)'), 'vehicle', ref)]!,
+      resolveGroup: (ref) =>
+        index.groupIds[strict(resolveGroupIndex(index, ref, '(internal)'), 'group', ref)]!,
+      resolveVehicle: (ref) =>
+        index.vehicleIds[strict(resolveVehicleIndex(index, ref, '(internal)'), 'vehicle', ref)]!,
     };
   });
   return {

@@ -17,7 +17,11 @@ export async function insertInBatches(
   return rows.length;
 }
 
-export async function countRows(db: Knex | Knex.Transaction, table: string, where?: (q: Knex.QueryBuilder) => void): Promise<number> {
+export async function countRows(
+  db: Knex | Knex.Transaction,
+  table: string,
+  where?: (q: Knex.QueryBuilder) => void,
+): Promise<number> {
   const query = db(table).count<{ n: number }[]>({ n: '*' });
   where?.(query);
   const [row] = await query;

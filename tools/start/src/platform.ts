@@ -6,7 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { createRevocationList } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
-import { buildApp as buildSso, loadSsoConfig, migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
+import {
+  buildApp as buildSso,
+  loadSsoConfig,
+  migrations as ssoMigrations,
+  SSO_SCHEMA,
+} from '@fleetgraph/sso';
 import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { isSeeded, seedDemo } from '@fleetgraph/seed';
@@ -44,11 +49,18 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     dataDir: options.dataDir,
     ...(env.EMBEDDED_PG_PORT ? { embeddedPort: Number(env.EMBEDDED_PG_PORT) } : {}),
   });
-  log(database.embedded ? `embedded PostgreSQL ready (port ${new URL(database.url).port})` : 'using DATABASE_URL');
+  log(
+    database.embedded
+      ? `embedded PostgreSQL ready (port ${new URL(database.url).port})`
+      : 'using DATABASE_URL',
+  );
   const apps: Record<string, FastifyInstance> = {};
   // One revocation list for the SSO (writer) and the gateway (reader): Redis when REDIS_URL is
   // set, else in memory, which works here because both run in this process.
-  const revocations = createRevocationList({ ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}), cacheMs: 1000 });
+  const revocations = createRevocationList({
+    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    cacheMs: 1000,
+  });
   const close = async () => {
     for (const app of Object.values(apps).reverse()) await app.close();
     await revocations.close();
@@ -70,7 +82,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       await knex.destroy();
     }
 
-    const portOf = (name: string, fallback: number) => options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
+    const portOf = (name: string, fallback: number) =>
+      options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
     const ssoPort = portOf('sso', 4100);
     const ssoUrl = `http://localhost:${ssoPort}`;
     const shared = {
@@ -88,28 +101,43 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
     await listen(
       'sso',
-      await buildSso({ ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url }, { revocations }),
+      await buildSso(
+        { ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url },
+        { revocations },
+      ),
       ssoPort,
     );
 
     const subgraphUrls: Record<string, string> = {};
     for (const launcher of SUBGRAPH_LAUNCHERS) {
       const port = portOf(launcher.name, launcher.defaultPort);
-      const app = await launcher.build({ ...shared, [`${launcher.envPrefix}_PORT`]: String(port) }, database.url);
+      const app = await launcher.build(
+        { ...shared, [`${launcher.envPrefix}_PORT`]: String(port) },
+        database.url,
+      );
       await listen(launcher.name, app, port);
       subgraphUrls[launcher.name] = `http://${host}:${port}/graphql`;
     }
 
     const gatewayPort = portOf('gateway', 4000);
-    const routing = Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]));
+    const routing = Object.fromEntries(
+      Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]),
+    );
     await listen(
       'gateway',
-      await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) }), { revocations }),
+      await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) }), {
+        revocations,
+      }),
       gatewayPort,
     );
 
     return {
-      urls: { gateway: `http://localhost:${gatewayPort}`, graphql: `http://localhost:${gatewayPort}/graphql`, sso: ssoUrl, subgraphs: subgraphUrls },
+      urls: {
+        gateway: `http://localhost:${gatewayPort}`,
+        graphql: `http://localhost:${gatewayPort}/graphql`,
+        sso: ssoUrl,
+        subgraphs: subgraphUrls,
+      },
       databaseUrl: database.url,
       embeddedDatabase: database.embedded,
       seeded,

@@ -35,6 +35,7 @@ export const SUBGRAPH_LAUNCHERS: SubgraphLauncher[] = [
     name: 'vehicle-data',
     envPrefix: 'VEHICLE_DATA',
     defaultPort: 4005,
-    build: (env, databaseUrl) => buildVehicleData({ ...loadVehicleDataConfig(env), databaseUrl }, { seed: true }),
+    build: (env, databaseUrl) =>
+      buildVehicleData({ ...loadVehicleDataConfig(env), databaseUrl }, { seed: true }),
   },
 ];

@@ -25,7 +25,10 @@ function findTests(dir: string, out: string[] = []): string[] {
 }
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const searchRoots = roots.length > 0 ? roots.map((r) => resolve(repoRoot, r)) : ['apps', 'libs', 'tools'].map((r) => join(repoRoot, r));
+const searchRoots =
+  roots.length > 0
+    ? roots.map((r) => resolve(repoRoot, r))
+    : ['apps', 'libs', 'tools'].map((r) => join(repoRoot, r));
 const files = searchRoots.flatMap((r) => findTests(r)).sort();
 if (files.length === 0) {
   console.log('no test files found');
@@ -65,7 +68,9 @@ child.stdout.on('data', (chunk: Buffer) => {
 });
 const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
 for (const line of tail.split('\n')) {
-  const match = /^\S*\s*(tests|pass|fail|skipped|todo|cancelled) (\d+)\s*$/.exec(line.replace(/\x1b\[[0-9;]*m/g, '').trim());
+  const match = /^\S*\s*(tests|pass|fail|skipped|todo|cancelled) (\d+)\s*$/.exec(
+    line.replace(/\x1b\[[0-9;]*m/g, '').trim(),
+  );
   if (match) counts[match[1] as keyof typeof counts] = Number(match[2]);
 }
 await stopDatabase?.();

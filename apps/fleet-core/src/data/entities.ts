@@ -27,7 +27,8 @@ export function entityLoaders(knex: Knex, viewer: string) {
   const select = (spec: t.TableSpec) => knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));
   return {
     account: byKey<AccountModel & Record<string, unknown>>(
-      (keys) => select(t.accounts).whereIn('a.id', uuids(keys)).whereIn('a.id', visibleAccounts(knex, viewer)),
+      (keys) =>
+        select(t.accounts).whereIn('a.id', uuids(keys)).whereIn('a.id', visibleAccounts(knex, viewer)),
       'id',
     ),
     group: byKey<GroupModel & Record<string, unknown>>(
@@ -35,19 +36,28 @@ export function entityLoaders(knex: Knex, viewer: string) {
       'id',
     ),
     device: byKey<DeviceModel & Record<string, unknown>>(
-      (keys) => select(t.devices).whereIn('d.id', keys as string[]).whereIn('d.id', visibleDevices(knex, viewer)),
+      (keys) =>
+        select(t.devices)
+          .whereIn('d.id', keys as string[])
+          .whereIn('d.id', visibleDevices(knex, viewer)),
       'id',
     ),
     vehicle: byKey<VehicleModel & Record<string, unknown>>(
-      (keys) => select(t.vehicles).whereIn('v.id', uuids(keys)).whereIn('v.id', visibleVehicles(knex, viewer)),
+      (keys) =>
+        select(t.vehicles).whereIn('v.id', uuids(keys)).whereIn('v.id', visibleVehicles(knex, viewer)),
       'id',
     ),
     /** The device currently installed in a vehicle. */
     deviceByVehicle: byKey<DeviceModel & Record<string, unknown>>(
       (keys) =>
-        select(t.devices).whereIn('d.current_vehicle_id', uuids(keys)).whereIn('d.id', visibleDevices(knex, viewer)),
+        select(t.devices)
+          .whereIn('d.current_vehicle_id', uuids(keys))
+          .whereIn('d.id', visibleDevices(knex, viewer)),
       'currentVehicleId',
     ),
-    product: byKey<ProductModel & Record<string, unknown>>((keys) => select(t.products).whereIn('pr.id', uuids(keys)), 'id'),
+    product: byKey<ProductModel & Record<string, unknown>>(
+      (keys) => select(t.products).whereIn('pr.id', uuids(keys)),
+      'id',
+    ),
   };
 }

@@ -27,7 +27,9 @@ export const relations = {
     child: t.groups,
     rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
-      from(knex, t.groups).whereRaw(`g.id in (${ACCESS_OF_PARENT_ACCOUNT})`).whereIn('g.id', visibleGroups(knex, viewer)),
+      from(knex, t.groups)
+        .whereRaw(`g.id in (${ACCESS_OF_PARENT_ACCOUNT})`)
+        .whereIn('g.id', visibleGroups(knex, viewer)),
   },
   accountDevices: {
     name: 'Account.devices',
@@ -36,7 +38,9 @@ export const relations = {
     rules: PAGE_RULES.devices,
     children: (knex, viewer) =>
       from(knex, t.devices)
-        .whereRaw(`d.id in (select gd.device_id from fleet.group_devices gd where gd.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`)
+        .whereRaw(
+          `d.id in (select gd.device_id from fleet.group_devices gd where gd.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
+        )
         .whereIn('d.id', visibleDevices(knex, viewer)),
   },
   accountVehicles: {
@@ -46,7 +50,9 @@ export const relations = {
     rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
-        .whereRaw(`v.id in (select gv.vehicle_id from fleet.group_vehicles gv where gv.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`)
+        .whereRaw(
+          `v.id in (select gv.vehicle_id from fleet.group_vehicles gv where gv.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
+        )
         .whereIn('v.id', visibleVehicles(knex, viewer)),
   },
   groupDevices: {
@@ -54,7 +60,10 @@ export const relations = {
     parentType: 'uuid',
     child: t.devices,
     rules: PAGE_RULES.devices,
-    children: (knex) => from(knex, t.devices).whereRaw('d.id in (select device_id from fleet.group_devices where group_id = p.parent_id)'),
+    children: (knex) =>
+      from(knex, t.devices).whereRaw(
+        'd.id in (select device_id from fleet.group_devices where group_id = p.parent_id)',
+      ),
   },
   groupVehicles: {
     name: 'Group.vehicles',
@@ -62,7 +71,9 @@ export const relations = {
     child: t.vehicles,
     rules: PAGE_RULES.vehicles,
     children: (knex) =>
-      from(knex, t.vehicles).whereRaw('v.id in (select vehicle_id from fleet.group_vehicles where group_id = p.parent_id)'),
+      from(knex, t.vehicles).whereRaw(
+        'v.id in (select vehicle_id from fleet.group_vehicles where group_id = p.parent_id)',
+      ),
   },
   groupParents: {
     name: 'Group.parents',
@@ -79,7 +90,10 @@ export const relations = {
     parentType: 'uuid',
     child: t.groups,
     rules: PAGE_RULES.groups,
-    children: (knex) => from(knex, t.groups).whereRaw('g.id in (select group_id from fleet.group_parents where parent_id = p.parent_id)'),
+    children: (knex) =>
+      from(knex, t.groups).whereRaw(
+        'g.id in (select group_id from fleet.group_parents where parent_id = p.parent_id)',
+      ),
   },
   groupUsers: {
     name: 'Group.users',
@@ -87,7 +101,9 @@ export const relations = {
     child: t.accounts,
     rules: PAGE_RULES.accounts,
     children: (knex) =>
-      from(knex, t.accounts).whereRaw('a.id in (select account_id from fleet.group_accounts where group_id = p.parent_id)'),
+      from(knex, t.accounts).whereRaw(
+        'a.id in (select account_id from fleet.group_accounts where group_id = p.parent_id)',
+      ),
   },
   deviceGroups: {
     name: 'Device.groups',
@@ -106,7 +122,9 @@ export const relations = {
     rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
-        .whereRaw('v.id in (select vehicle_id from fleet.device_vehicle_sessions where device_id = p.parent_id)')
+        .whereRaw(
+          'v.id in (select vehicle_id from fleet.device_vehicle_sessions where device_id = p.parent_id)',
+        )
         .whereIn('v.id', visibleVehicles(knex, viewer)),
   },
   vehicleGroups: {

@@ -88,13 +88,19 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
         for (const index of indexes) {
           const parentId = keys[index]!.parentId;
           const pageRequestForParent = { ...request, fingerprint: fingerprint(spec.name, parentId) };
-          results[index] = toPage(codec, pageRequestForParent, byParent.get(parentId) ?? [], keyOf(spec.child) as (m: M) => unknown[], () =>
-            counts.load(parentId),
+          results[index] = toPage(
+            codec,
+            pageRequestForParent,
+            byParent.get(parentId) ?? [],
+            keyOf(spec.child) as (m: M) => unknown[],
+            () => counts.load(parentId),
           );
         }
       }
       return results;
     },
-    { cacheKeyFn: (key) => JSON.stringify([key.parentId, key.args.pageSize ?? null, key.args.pageId ?? null]) },
+    {
+      cacheKeyFn: (key) => JSON.stringify([key.parentId, key.args.pageSize ?? null, key.args.pageId ?? null]),
+    },
   );
 }

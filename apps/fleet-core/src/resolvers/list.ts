@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { applyKeyset, fingerprint, pageRequest, toPage, type Page, type PageArgs, type PageRules } from '@fleetgraph/paging';
+import {
+  applyKeyset,
+  fingerprint,
+  pageRequest,
+  toPage,
+  type Page,
+  type PageArgs,
+  type PageRules,
+} from '@fleetgraph/paging';
 import type { FleetLoaders } from '../loaders';
 import { keyOf, selectColumns, type TableSpec } from '../data/tables';
 
@@ -17,7 +25,11 @@ export async function rootPage<M>(
   base: Knex.QueryBuilder,
 ): Promise<Page<M>> {
   const request = pageRequest(loaders.codec, args, rules, fingerprint(name, filters));
-  const rows = await applyKeyset(base.clone().select(selectColumns(spec)), { columns: spec.order.columns }, request);
+  const rows = await applyKeyset(
+    base.clone().select(selectColumns(spec)),
+    { columns: spec.order.columns },
+    request,
+  );
   return toPage(codec(loaders), request, rows as M[], keyOf(spec) as (m: M) => unknown[], async () => {
     const row = (await base.clone().count('* as n').first()) as { n: number } | undefined;
     return row?.n ?? 0;

@@ -11,17 +11,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const Query = {
-  account: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) => loaders.account.load(args.id ?? user.uid),
+  account: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
+    loaders.account.load(args.id ?? user.uid),
 
   accounts(
     _: unknown,
-    args: PageArgs & { ids?: string[]; email?: string; fullName?: string; shortName?: string; phone?: string },
+    args: PageArgs & {
+      ids?: string[];
+      email?: string;
+      fullName?: string;
+      shortName?: string;
+      phone?: string;
+    },
     { loaders }: Ctx,
   ) {
     const { knex, viewer } = loaders;
-    const filters = { ids: args.ids, email: args.email, fullName: args.fullName, shortName: args.shortName, phone: args.phone };
+    const filters = {
+      ids: args.ids,
+      email: args.email,
+      fullName: args.fullName,
+      shortName: args.shortName,
+      phone: args.phone,
+    };
     const base = knex(`${t.accounts.table} as a`).whereIn('a.id', visibleAccounts(knex, viewer));
-    if (args.ids) base.whereIn('a.id', args.ids.filter((id) => UUID.test(id)));
+    if (args.ids)
+      base.whereIn(
+        'a.id',
+        args.ids.filter((id) => UUID.test(id)),
+      );
     if (args.email != null) base.whereRaw('lower(a.email) = lower(?)', [args.email]);
     if (args.fullName != null) base.whereILike('a.full_name', `%${escapeLike(args.fullName)}%`);
     if (args.shortName != null) base.whereILike('a.short_name', `%${escapeLike(args.shortName)}%`);
@@ -31,11 +48,19 @@ export const Query = {
 
   group: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.group.load(args.id),
 
-  groups(_: unknown, args: PageArgs & { ids?: string[]; labels?: string[]; hierarchyLevels?: string[] }, { loaders }: Ctx) {
+  groups(
+    _: unknown,
+    args: PageArgs & { ids?: string[]; labels?: string[]; hierarchyLevels?: string[] },
+    { loaders }: Ctx,
+  ) {
     const { knex, viewer } = loaders;
     const filters = { ids: args.ids, labels: args.labels, hierarchyLevels: args.hierarchyLevels };
     const base = knex(`${t.groups.table} as g`).whereIn('g.id', visibleGroups(knex, viewer));
-    if (args.ids) base.whereIn('g.id', args.ids.filter((id) => UUID.test(id)));
+    if (args.ids)
+      base.whereIn(
+        'g.id',
+        args.ids.filter((id) => UUID.test(id)),
+      );
     if (args.labels) base.whereIn('g.label', args.labels);
     if (args.hierarchyLevels) base.whereIn('g.hierarchy_level', args.hierarchyLevels);
     return rootPage(loaders, 'groups', t.groups, PAGE_RULES.groups, args, filters, base);
@@ -68,7 +93,11 @@ export const Query = {
     const deviceTypes = nonEmpty(args.deviceTypes);
     if (deviceTypes) base.whereIn('d.device_type', deviceTypes);
     const productFilter =
-      args.hasWifi != null || args.hasBluetooth != null || args.productNames || args.productNetworks || args.productMarkets;
+      args.hasWifi != null ||
+      args.hasBluetooth != null ||
+      args.productNames ||
+      args.productNetworks ||
+      args.productMarkets;
     if (productFilter) {
       const products = knex('fleet.products as pr').select('pr.id');
       if (args.hasWifi != null) products.where('pr.has_wifi', args.hasWifi);

@@ -26,7 +26,8 @@ export const Account = {
 
 export const Group = {
   __resolveReference: reference('group'),
-  owner: (group: GroupModel, _: unknown, { loaders }: Ctx) => (group.ownerId ? loaders.account.load(group.ownerId) : null),
+  owner: (group: GroupModel, _: unknown, { loaders }: Ctx) =>
+    group.ownerId ? loaders.account.load(group.ownerId) : null,
   devices: page('groupDevices'),
   vehicles: page('groupVehicles'),
   parents: page('groupParents'),
@@ -36,17 +37,20 @@ export const Group = {
 
 export const Device = {
   __resolveReference: reference('device'),
-  owner: (device: DeviceModel, _: unknown, { loaders }: Ctx) => (device.ownerId ? loaders.account.load(device.ownerId) : null),
+  owner: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
+    device.ownerId ? loaders.account.load(device.ownerId) : null,
   currentVehicle: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
     device.currentVehicleId ? loaders.vehicle.load(device.currentVehicleId) : null,
-  product: (device: DeviceModel, _: unknown, { loaders }: Ctx) => (device.productId ? loaders.product.load(device.productId) : null),
+  product: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
+    device.productId ? loaders.product.load(device.productId) : null,
   vehicles: page('deviceVehicles'),
   groups: page('deviceGroups'),
 };
 
 export const Vehicle = {
   __resolveReference: reference('vehicle'),
-  currentDevice: (vehicle: VehicleModel, _: unknown, { loaders }: Ctx) => loaders.deviceByVehicle.load(vehicle.id),
+  currentDevice: (vehicle: VehicleModel, _: unknown, { loaders }: Ctx) =>
+    loaders.deviceByVehicle.load(vehicle.id),
   groups: page('vehicleGroups'),
 };
 

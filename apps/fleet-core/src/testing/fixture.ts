@@ -10,7 +10,8 @@
 import type { Knex } from 'knex';
 import { refreshGroupClosure } from '@fleetgraph/visibility';
 
-const uuid = (n: number, prefix = '00000000') => `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const uuid = (n: number, prefix = '00000000') =>
+  `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 export const imei = (n: number) => `35000000${n.toString().padStart(7, '0')}`;
 
 export const F = {
@@ -44,17 +45,43 @@ export async function loadFixture(knex: Knex): Promise<void> {
     { id: F.orgB, name: 'Globex' },
   ]);
   await knex('fleet.accounts').insert([
-    { id: F.alice.uid, organization_id: F.orgA, email: F.alice.email, full_name: F.alice.fullName, short_name: 'alice', phone: '+33100000001' },
-    { id: F.bob.uid, organization_id: F.orgA, email: F.bob.email, full_name: F.bob.fullName, short_name: 'bob' },
+    {
+      id: F.alice.uid,
+      organization_id: F.orgA,
+      email: F.alice.email,
+      full_name: F.alice.fullName,
+      short_name: 'alice',
+      phone: '+33100000001',
+    },
+    {
+      id: F.bob.uid,
+      organization_id: F.orgA,
+      email: F.bob.email,
+      full_name: F.bob.fullName,
+      short_name: 'bob',
+    },
     { id: F.carol.uid, organization_id: F.orgB, email: F.carol.email, full_name: F.carol.fullName },
   ]);
   const g = F.groups;
   await knex('fleet.groups').insert([
-    { id: g.hq, organization_id: F.orgA, label: 'Acme HQ', hierarchy_level: 'COMPANY', owner_id: F.alice.uid, tags: ['hq'] },
+    {
+      id: g.hq,
+      organization_id: F.orgA,
+      label: 'Acme HQ',
+      hierarchy_level: 'COMPANY',
+      owner_id: F.alice.uid,
+      tags: ['hq'],
+    },
     { id: g.north, organization_id: F.orgA, label: 'North', hierarchy_level: 'REGION', tags: ['region'] },
     { id: g.depot, organization_id: F.orgA, label: 'North Depot', hierarchy_level: 'DEPOT', tags: [] },
     { id: g.south, organization_id: F.orgA, label: 'South', hierarchy_level: 'REGION', tags: ['region'] },
-    { id: g.globex, organization_id: F.orgB, label: 'Globex Root', hierarchy_level: 'COMPANY', owner_id: F.carol.uid },
+    {
+      id: g.globex,
+      organization_id: F.orgB,
+      label: 'Globex Root',
+      hierarchy_level: 'COMPANY',
+      owner_id: F.carol.uid,
+    },
   ]);
   await knex('fleet.group_parents').insert([
     { group_id: g.north, parent_id: g.hq },
@@ -68,8 +95,22 @@ export async function loadFixture(knex: Knex): Promise<void> {
     { group_id: g.globex, account_id: F.carol.uid },
   ]);
   await knex('fleet.products').insert([
-    { id: F.product4g, name: 'TelematicsBox 4G', network: 'CELLULAR_4G', market: 'EU', has_wifi: true, has_bluetooth: true },
-    { id: F.productNb, name: 'Tracker NB', network: 'NB_IOT', market: 'GLOBAL', has_wifi: false, has_bluetooth: false },
+    {
+      id: F.product4g,
+      name: 'TelematicsBox 4G',
+      network: 'CELLULAR_4G',
+      market: 'EU',
+      has_wifi: true,
+      has_bluetooth: true,
+    },
+    {
+      id: F.productNb,
+      name: 'Tracker NB',
+      network: 'NB_IOT',
+      market: 'GLOBAL',
+      has_wifi: false,
+      has_bluetooth: false,
+    },
   ]);
   const vehicle = (id: string, org: string, n: number) => ({
     id,
@@ -116,7 +157,12 @@ export async function loadFixture(knex: Knex): Promise<void> {
     { group_id: g.globex, vehicle_id: F.vehicles.globex },
   ]);
   await knex('fleet.device_vehicle_sessions').insert([
-    { id: uuid(1, 'd5000000'), device_id: F.depotDevices[0], vehicle_id: F.vehicles.depot[0], started_at: new Date('2026-01-01T00:00:00Z') },
+    {
+      id: uuid(1, 'd5000000'),
+      device_id: F.depotDevices[0],
+      vehicle_id: F.vehicles.depot[0],
+      started_at: new Date('2026-01-01T00:00:00Z'),
+    },
     {
       id: uuid(2, 'd5000000'),
       device_id: F.depotDevices[0],

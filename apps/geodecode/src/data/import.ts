@@ -20,7 +20,9 @@ export class GeoJsonError extends Error {
   constructor(readonly problems: string[]) {
     const shown = problems.slice(0, 20);
     const more = problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : '';
-    super(`invalid GeoJSON (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${shown.map((p) => `  - ${p}`).join('\n')}${more}`);
+    super(
+      `invalid GeoJSON (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${shown.map((p) => `  - ${p}`).join('\n')}${more}`,
+    );
     this.name = 'GeoJsonError';
   }
 }
@@ -93,7 +95,8 @@ function tagsOf(properties: Record<string, unknown> | null | undefined): Tags {
   put(properties);
   if (properties.tags && typeof properties.tags === 'object') put(properties.tags as Record<string, unknown>);
   if (typeof properties.other_tags === 'string') {
-    for (const match of properties.other_tags.matchAll(/"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"/g)) tags[match[1]!] = match[2]!.trim();
+    for (const match of properties.other_tags.matchAll(/"((?:[^"\\]|\\.)*)"=>"((?:[^"\\]|\\.)*)"/g))
+      tags[match[1]!] = match[2]!.trim();
   }
   return tags;
 }
@@ -112,9 +115,13 @@ function common(tags: Tags, id: string | number | undefined) {
 
 /** Validates a GeoJSON FeatureCollection (parsed JSON) and extracts streets and addresses. */
 export function parseStreetsGeoJson(input: unknown): ParsedStreets {
-  const top = z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()) }).safeParse(input);
+  const top = z
+    .object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()) })
+    .safeParse(input);
   if (!top.success) {
-    throw new GeoJsonError(['the file must be a GeoJSON FeatureCollection: {"type": "FeatureCollection", "features": [...]}']);
+    throw new GeoJsonError([
+      'the file must be a GeoJSON FeatureCollection: {"type": "FeatureCollection", "features": [...]}',
+    ]);
   }
   const problems: string[] = [];
   const result: ParsedStreets = { streets: [], addresses: [], skipped: 0 };
@@ -122,7 +129,9 @@ export function parseStreetsGeoJson(input: unknown): ParsedStreets {
     const parsed = feature.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues.slice(0, 3)) {
-        problems.push(`features[${index}]${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`);
+        problems.push(
+          `features[${index}]${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`,
+        );
       }
       return;
     }
@@ -134,10 +143,21 @@ export function parseStreetsGeoJson(input: unknown): ParsedStreets {
       return;
     }
     if (isAddress && (geom.type === 'Point' || geom.type === 'Polygon' || geom.type === 'MultiPolygon')) {
-      const outer = geom.type === 'Point' ? [geom.coordinates] : geom.type === 'Polygon' ? geom.coordinates[0]! : geom.coordinates[0]![0]!;
+      const outer =
+        geom.type === 'Point'
+          ? [geom.coordinates]
+          : geom.type === 'Polygon'
+            ? geom.coordinates[0]!
+            : geom.coordinates[0]![0]!;
       const lng = outer.reduce((sum, p) => sum + p[0], 0) / outer.length;
       const lat = outer.reduce((sum, p) => sum + p[1], 0) / outer.length;
-      result.addresses.push({ street: text(tags['addr:street']), houseNumber: text(tags['addr:housenumber']), ...common(tags, id), lat, lng });
+      result.addresses.push({
+        street: text(tags['addr:street']),
+        houseNumber: text(tags['addr:housenumber']),
+        ...common(tags, id),
+        lat,
+        lng,
+      });
       return;
     }
     if ((geom.type === 'LineString' || geom.type === 'MultiLineString') && (tags.highway || tags.name)) {
@@ -152,7 +172,9 @@ export function parseStreetsGeoJson(input: unknown): ParsedStreets {
 }
 
 /** Cuts a line into segments of at most MAX_SEGMENT_M meters. */
-export function segmentsOf(line: Position[]): Array<{ lat1: number; lng1: number; lat2: number; lng2: number }> {
+export function segmentsOf(
+  line: Position[],
+): Array<{ lat1: number; lng1: number; lat2: number; lng2: number }> {
   const out: Array<{ lat1: number; lng1: number; lat2: number; lng2: number }> = [];
   for (let i = 0; i + 1 < line.length; i++) {
     const [lng1, lat1] = line[i]!;
@@ -161,7 +183,12 @@ export function segmentsOf(line: Position[]): Array<{ lat1: number; lng1: number
     for (let k = 0; k < pieces; k++) {
       const a = k / pieces;
       const b = (k + 1) / pieces;
-      out.push({ lat1: lat1 + (lat2 - lat1) * a, lng1: lng1 + (lng2 - lng1) * a, lat2: lat1 + (lat2 - lat1) * b, lng2: lng1 + (lng2 - lng1) * b });
+      out.push({
+        lat1: lat1 + (lat2 - lat1) * a,
+        lng1: lng1 + (lng2 - lng1) * a,
+        lat2: lat1 + (lat2 - lat1) * b,
+        lng2: lng1 + (lng2 - lng1) * b,
+      });
     }
   }
   return out;
@@ -177,10 +204,15 @@ export interface ImportSummary {
 const CHUNK = 500;
 
 /** Writes parsed streets and addresses in one transaction; `replace` empties the tables first. */
-export async function importStreets(knex: Knex, data: ParsedStreets, options: { replace?: boolean } = {}): Promise<ImportSummary> {
+export async function importStreets(
+  knex: Knex,
+  data: ParsedStreets,
+  options: { replace?: boolean } = {},
+): Promise<ImportSummary> {
   let segmentCount = 0;
   await knex.transaction(async (trx) => {
-    if (options.replace) await trx.raw('truncate geo.street_segments, geo.streets, geo.addresses restart identity');
+    if (options.replace)
+      await trx.raw('truncate geo.street_segments, geo.streets, geo.addresses restart identity');
     for (let i = 0; i < data.streets.length; i += CHUNK) {
       const chunk = data.streets.slice(i, i + CHUNK);
       const ids = await trx('geo.streets')
@@ -199,10 +231,17 @@ export async function importStreets(knex: Knex, data: ParsedStreets, options: { 
       const segments = chunk.flatMap((street, k) =>
         street.lines.flatMap(segmentsOf).map((seg) => {
           const lat = (seg.lat1 + seg.lat2) / 2;
-          return { street_id: (ids[k] as { id: number }).id, ...seg, lat, lng: (seg.lng1 + seg.lng2) / 2, lat_band: latBand(lat) };
+          return {
+            street_id: (ids[k] as { id: number }).id,
+            ...seg,
+            lat,
+            lng: (seg.lng1 + seg.lng2) / 2,
+            lat_band: latBand(lat),
+          };
         }),
       );
-      for (let j = 0; j < segments.length; j += CHUNK) await trx('geo.street_segments').insert(segments.slice(j, j + CHUNK));
+      for (let j = 0; j < segments.length; j += CHUNK)
+        await trx('geo.street_segments').insert(segments.slice(j, j + CHUNK));
       segmentCount += segments.length;
     }
     for (let i = 0; i < data.addresses.length; i += CHUNK) {
@@ -222,5 +261,10 @@ export async function importStreets(knex: Knex, data: ParsedStreets, options: { 
       );
     }
   });
-  return { streets: data.streets.length, segments: segmentCount, addresses: data.addresses.length, skipped: data.skipped };
+  return {
+    streets: data.streets.length,
+    segments: segmentCount,
+    addresses: data.addresses.length,
+    skipped: data.skipped,
+  };
 }

@@ -57,7 +57,17 @@ export async function findAddresses(knex: Knex, q: StreetQuery): Promise<StreetM
      where distance <= :radius
      order by distance, "houseNumber"
      limit :limit`,
-    { lat: q.lat, lng: q.lng, kx: b.kx, ky: b.ky, bands: b.bands, minLng: b.minLng, maxLng: b.maxLng, radius: q.radius, limit: q.limit },
+    {
+      lat: q.lat,
+      lng: q.lng,
+      kx: b.kx,
+      ky: b.ky,
+      bands: b.bands,
+      minLng: b.minLng,
+      maxLng: b.maxLng,
+      radius: q.radius,
+      limit: q.limit,
+    },
   );
   return rows.rows;
 }
@@ -88,7 +98,17 @@ export async function findStreets(knex: Knex, q: StreetQuery): Promise<StreetMat
       where n.distance <= :radius ${q.namedOnly ? `and coalesce(s.name, '') <> ''` : ''}
       order by n.distance, s.id
       limit :limit`,
-    { lat: q.lat, lng: q.lng, kx: b.kx, ky: b.ky, bands: b.bands, minLng: b.minLng, maxLng: b.maxLng, radius: q.radius, limit: q.limit },
+    {
+      lat: q.lat,
+      lng: q.lng,
+      kx: b.kx,
+      ky: b.ky,
+      bands: b.bands,
+      minLng: b.minLng,
+      maxLng: b.maxLng,
+      radius: q.radius,
+      limit: q.limit,
+    },
   );
   return rows.rows;
 }

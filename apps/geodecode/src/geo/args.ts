@@ -24,31 +24,53 @@ export interface GeodecodeArgs {
 }
 
 export type GeodecodeRequest =
-  | { mode: 'point'; lat: number; lng: number; radius: number; maxResult: number; skipEmptyStreetname: boolean; lang: string }
-  | { mode: 'country'; countryCode: string | null; point: { lat: number; lng: number } | null; skipEmptyStreetname: boolean };
+  | {
+      mode: 'point';
+      lat: number;
+      lng: number;
+      radius: number;
+      maxResult: number;
+      skipEmptyStreetname: boolean;
+      lang: string;
+    }
+  | {
+      mode: 'country';
+      countryCode: string | null;
+      point: { lat: number; lng: number } | null;
+      skipEmptyStreetname: boolean;
+    };
 
 export function checkArgs(args: GeodecodeArgs): GeodecodeRequest {
   const lang = checkLang(args.lang);
   const skipEmptyStreetname = args.skipEmptyStreetname === true;
   const radius = args.radius ?? 100;
   if (radius < RADIUS_MIN || radius > RADIUS_MAX) {
-    throw badInput(`radius must be between ${RADIUS_MIN} and ${RADIUS_MAX} meters (got ${radius})`, { argumentName: 'radius' });
+    throw badInput(`radius must be between ${RADIUS_MIN} and ${RADIUS_MAX} meters (got ${radius})`, {
+      argumentName: 'radius',
+    });
   }
   const maxResult = args.maxResult ?? 1;
   if (maxResult < 1 || maxResult > MAX_RESULT_MAX) {
-    throw badInput(`maxResult must be between 1 and ${MAX_RESULT_MAX} (got ${maxResult})`, { argumentName: 'maxResult' });
+    throw badInput(`maxResult must be between 1 and ${MAX_RESULT_MAX} (got ${maxResult})`, {
+      argumentName: 'maxResult',
+    });
   }
 
   if (lang === COUNTRY_SEARCH) {
     const code = args.countryCode?.trim() ?? '';
     if (args.countryCode != null && !/^[A-Za-z]{2,3}$/.test(code)) {
-      throw badInput(`countryCode must be an ISO 3166-1 alpha-2 or alpha-3 code such as FR or FRA (got ${JSON.stringify(args.countryCode)})`, {
-        argumentName: 'countryCode',
-      });
+      throw badInput(
+        `countryCode must be an ISO 3166-1 alpha-2 or alpha-3 code such as FR or FRA (got ${JSON.stringify(args.countryCode)})`,
+        {
+          argumentName: 'countryCode',
+        },
+      );
     }
     const hasPoint = args.lat != null || args.lng != null;
     if (!code && !hasPoint) {
-      throw badInput('lang IC is a country search: pass countryCode (e.g. "FR" or "FRA"), or lat and lng', { argumentName: 'countryCode' });
+      throw badInput('lang IC is a country search: pass countryCode (e.g. "FR" or "FRA"), or lat and lng', {
+        argumentName: 'countryCode',
+      });
     }
     const point = hasPoint ? checkPoint(args.lat, args.lng) : null;
     return { mode: 'country', countryCode: code ? code.toUpperCase() : null, point, skipEmptyStreetname };
@@ -68,12 +90,18 @@ function checkLang(value: string | null | undefined): string {
   );
 }
 
-function checkPoint(lat: number | null | undefined, lng: number | null | undefined): { lat: number; lng: number } {
+function checkPoint(
+  lat: number | null | undefined,
+  lng: number | null | undefined,
+): { lat: number; lng: number } {
   if (lat == null || lng == null) {
     const missing = [lat == null ? 'lat' : null, lng == null ? 'lng' : null].filter(Boolean).join(' and ');
-    throw badInput(`${missing} ${missing.includes(' and ') ? 'are' : 'is'} required: pass both lat and lng (WGS 84 degrees)`, {
-      argumentName: lat == null ? 'lat' : 'lng',
-    });
+    throw badInput(
+      `${missing} ${missing.includes(' and ') ? 'are' : 'is'} required: pass both lat and lng (WGS 84 degrees)`,
+      {
+        argumentName: lat == null ? 'lat' : 'lng',
+      },
+    );
   }
   if (!Number.isFinite(lat) || lat < -90 || lat > 90) {
     throw badInput(`lat must be between -90 and 90 degrees (got ${lat})`, { argumentName: 'lat' });

@@ -18,7 +18,11 @@ export interface CountryInfo {
 
 function toInfo(props: { iso1A2?: string; iso1A3?: string; nameEn: string } | undefined): CountryInfo | null {
   if (!props?.iso1A2) return null;
-  return { alpha2: props.iso1A2, alpha3: props.iso1A3 ?? countries.alpha2ToAlpha3(props.iso1A2) ?? null, nameEn: props.nameEn };
+  return {
+    alpha2: props.iso1A2,
+    alpha3: props.iso1A3 ?? countries.alpha2ToAlpha3(props.iso1A2) ?? null,
+    nameEn: props.nameEn,
+  };
 }
 
 /**
@@ -40,14 +44,27 @@ export function countryByCode(code: string): CountryInfo | null {
   if (found && (found.alpha2 === upper || found.alpha3 === upper)) return found;
   // country-coder also answers aliases (e.g. UK for GB); accept only real ISO codes, plus what
   // i18n-iso-countries knows that country-coder does not.
-  const alpha2 = upper.length === 2 ? (countries.isValid(upper) ? upper : null) : (countries.alpha3ToAlpha2(upper) ?? null);
+  const alpha2 =
+    upper.length === 2
+      ? countries.isValid(upper)
+        ? upper
+        : null
+      : (countries.alpha3ToAlpha2(upper) ?? null);
   if (!alpha2) return null;
-  return { alpha2, alpha3: countries.alpha2ToAlpha3(alpha2) ?? null, nameEn: countries.getName(alpha2, 'en') ?? alpha2 };
+  return {
+    alpha2,
+    alpha3: countries.alpha2ToAlpha3(alpha2) ?? null,
+    nameEn: countries.getName(alpha2, 'en') ?? alpha2,
+  };
 }
 
 /** The country's name in `lang`, falling back to English. */
 export function countryName(country: CountryInfo, lang: string): string {
-  return countries.getName(country.alpha2, lang) ?? countries.getName(country.alpha2, DEFAULT_LANGUAGE) ?? country.nameEn;
+  return (
+    countries.getName(country.alpha2, lang) ??
+    countries.getName(country.alpha2, DEFAULT_LANGUAGE) ??
+    country.nameEn
+  );
 }
 
 /** Languages with country names (for the README and tests). */

@@ -67,7 +67,10 @@ function countryFields(country: CountryInfo | null, lang: string) {
   };
 }
 
-function extentAround(center: { lat: number; lng: number }, points: Array<{ lat: number; lng: number }>): GeodecodeExtent {
+function extentAround(
+  center: { lat: number; lng: number },
+  points: Array<{ lat: number; lng: number }>,
+): GeodecodeExtent {
   const all = [center, ...points];
   return {
     minLat: Math.min(...all.map((p) => p.lat)),
@@ -91,7 +94,8 @@ export async function geodecode(knex: Knex, request: GeodecodeRequest): Promise<
 
   const here = countryAt(lat, lng);
   let place: Place | null | undefined;
-  const placeHere = () => (place === undefined ? (place = here ? placeIndex().nameFor(lat, lng, here.alpha2) : null) : place);
+  const placeHere = () =>
+    place === undefined ? (place = here ? placeIndex().nameFor(lat, lng, here.alpha2) : null) : place;
 
   const elements: GeodecodeElement[] = matches.map((m) => fromMatch(m, here, placeHere, lang));
   if (elements.length === 0 && !skipEmptyStreetname && here) {
@@ -114,9 +118,19 @@ export async function geodecode(knex: Knex, request: GeodecodeRequest): Promise<
   return { extent: extentAround({ lat, lng }, elements), elements };
 }
 
-function fromMatch(m: StreetMatch, here: CountryInfo | null, placeHere: () => Place | null, lang: string): GeodecodeElement {
+function fromMatch(
+  m: StreetMatch,
+  here: CountryInfo | null,
+  placeHere: () => Place | null,
+  lang: string,
+): GeodecodeElement {
   const country = countryAt(m.lat, m.lng) ?? here;
-  const place = country && here && country.alpha2 === here.alpha2 ? placeHere() : country ? placeIndex().nameFor(m.lat, m.lng, country.alpha2) : null;
+  const place =
+    country && here && country.alpha2 === here.alpha2
+      ? placeHere()
+      : country
+        ? placeIndex().nameFor(m.lat, m.lng, country.alpha2)
+        : null;
   return {
     kind: m.kind,
     ...countryFields(country, lang),
@@ -135,14 +149,25 @@ function fromMatch(m: StreetMatch, here: CountryInfo | null, placeHere: () => Pl
 
 function countrySearch(request: Extract<GeodecodeRequest, { mode: 'country' }>): GeodecodeResult {
   const { point } = request;
-  const country = request.countryCode ? countryByCode(request.countryCode) : point ? countryAt(point.lat, point.lng) : null;
+  const country = request.countryCode
+    ? countryByCode(request.countryCode)
+    : point
+      ? countryAt(point.lat, point.lng)
+      : null;
   if (!country) return { extent: point ? extentAround(point, []) : null, elements: [] };
 
   const area = placeIndex().area(country.alpha2);
   const bbox = area?.bbox ?? bordersBox(country.alpha2);
-  const position = area?.capital ?? (bbox ? { lat: (bbox.minLat + bbox.maxLat) / 2, lng: (bbox.minLng + bbox.maxLng) / 2 } : point);
+  const position =
+    area?.capital ??
+    (bbox ? { lat: (bbox.minLat + bbox.maxLat) / 2, lng: (bbox.minLng + bbox.maxLng) / 2 } : point);
   if (!position) return { extent: null, elements: [] };
-  const box = bbox ?? { minLat: position.lat, maxLat: position.lat, minLng: position.lng, maxLng: position.lng };
+  const box = bbox ?? {
+    minLat: position.lat,
+    maxLat: position.lat,
+    minLng: position.lng,
+    maxLng: position.lng,
+  };
   const extent: GeodecodeExtent = {
     ...box,
     centerLat: point?.lat ?? (box.minLat + box.maxLat) / 2,
@@ -171,7 +196,9 @@ function countrySearch(request: Extract<GeodecodeRequest, { mode: 'country' }>):
 }
 
 /** Bounding box of a country's border polygons (used when GeoNames lists no place for it). */
-function bordersBox(alpha2: string): { minLat: number; minLng: number; maxLat: number; maxLng: number } | null {
+function bordersBox(
+  alpha2: string,
+): { minLat: number; minLng: number; maxLat: number; maxLng: number } | null {
   const features = [feature(alpha2), ...featuresIn(alpha2, true)].filter((f) => f?.geometry);
   const box = { minLat: 90, minLng: 180, maxLat: -90, maxLng: -180 };
   const visit = (c: unknown): void => {

@@ -101,7 +101,14 @@ class PlaceIndex {
    * a point in a town is named after the town.
    */
   nameFor(lat: number, lng: number, country: string): Place | null {
-    const ids = around(this.index, lng, lat, CANDIDATES, MAX_PLACE_DISTANCE_KM, (i) => this.countries[i] === country);
+    const ids = around(
+      this.index,
+      lng,
+      lat,
+      CANDIDATES,
+      MAX_PLACE_DISTANCE_KM,
+      (i) => this.countries[i] === country,
+    );
     let best: Place | null = null;
     let bestScore = Infinity;
     for (const i of ids) {

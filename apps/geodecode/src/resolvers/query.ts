@@ -4,5 +4,6 @@ import { geodecode } from '../geo/geocoder';
 import type { GeoLoaders } from '../loaders';
 
 export const Query = {
-  geodecode: (_: unknown, args: GeodecodeArgs, { loaders }: SubgraphContext<GeoLoaders>) => geodecode(loaders.knex, checkArgs(args)),
+  geodecode: (_: unknown, args: GeodecodeArgs, { loaders }: SubgraphContext<GeoLoaders>) =>
+    geodecode(loaders.knex, checkArgs(args)),
 };

@@ -15,7 +15,15 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { RevocationList } from '@fleetgraph/auth';
 import type { Knex } from '@fleetgraph/db';
-import { createApplication, deleteApplication, findApplication, GRANT_TYPES_SUPPORTED, listApplications, rotateClientSecret, SCOPES_SUPPORTED } from '../data/applications';
+import {
+  createApplication,
+  deleteApplication,
+  findApplication,
+  GRANT_TYPES_SUPPORTED,
+  listApplications,
+  rotateClientSecret,
+  SCOPES_SUPPORTED,
+} from '../data/applications';
 import { validateApplicationSettings } from '../data/application-input';
 import { audit } from '../data/audit';
 import { revokeClientTokens } from '../data/refresh-tokens';
@@ -60,7 +68,8 @@ function words(value: string | undefined, allowed: readonly string[], option: st
   if (value === undefined) return undefined;
   const list = value.split(/[\s,]+/).filter(Boolean);
   const unknown = list.filter((item) => !allowed.includes(item));
-  if (unknown.length > 0 || list.length === 0) throw new UsageError(`--${option} accepts: ${allowed.join(', ')}`);
+  if (unknown.length > 0 || list.length === 0)
+    throw new UsageError(`--${option} accepts: ${allowed.join(', ')}`);
   return list;
 }
 
@@ -77,7 +86,11 @@ export interface AdminOptions {
   revocations?: RevocationList;
 }
 
-export async function runAdminCommand(knex: Knex, argv: string[], options: AdminOptions = {}): Promise<string[]> {
+export async function runAdminCommand(
+  knex: Knex,
+  argv: string[],
+  options: AdminOptions = {},
+): Promise<string[]> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -93,10 +106,19 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
       const password = values.password ?? generatedPassword();
       if (password.length < 10) throw new UsageError('--password must be at least 10 characters');
       const [row] = await knex('sso.users')
-        .insert({ id: knex.raw('gen_random_uuid()'), email, full_name: required(values.name, 'name'), language: values.language ?? 'en', password_hash: await hashPassword(password) })
+        .insert({
+          id: knex.raw('gen_random_uuid()'),
+          email,
+          full_name: required(values.name, 'name'),
+          language: values.language ?? 'en',
+          password_hash: await hashPassword(password),
+        })
         .returning(['id']);
       await audit(knex, 'admin.user', { userId: row.id, detail: { action: 'create' } });
-      return [`user ${email} created: uid ${row.id}`, ...(values.password ? [] : [`password (shown once): ${password}`])];
+      return [
+        `user ${email} created: uid ${row.id}`,
+        ...(values.password ? [] : [`password (shown once): ${password}`]),
+      ];
     }
     case 'user disable':
     case 'user enable': {
@@ -104,7 +126,10 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
       const disabled = command === 'user disable';
       await knex('sso.users').where({ id: user.id }).update({ disabled, updated_at: knex.fn.now() });
       if (disabled) await knex('sso.sessions').where({ user_id: user.id }).delete();
-      await audit(knex, 'admin.user', { userId: user.id, detail: { action: disabled ? 'disable' : 'enable' } });
+      await audit(knex, 'admin.user', {
+        userId: user.id,
+        detail: { action: disabled ? 'disable' : 'enable' },
+      });
       return [`user ${user.email} ${disabled ? 'disabled' : 'enabled'}`];
     }
     case 'user reset-password': {
@@ -112,12 +137,20 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
       const password = values.password ?? generatedPassword();
       if (password.length < 10) throw new UsageError('--password must be at least 10 characters');
       await knex.transaction(async (trx) => {
-        await trx('sso.users').where({ id: user.id }).update({ password_hash: await hashPassword(password), updated_at: trx.fn.now() });
+        await trx('sso.users')
+          .where({ id: user.id })
+          .update({ password_hash: await hashPassword(password), updated_at: trx.fn.now() });
         await trx('sso.sessions').where({ user_id: user.id }).delete();
-        await trx('sso.refresh_tokens').where({ user_id: user.id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+        await trx('sso.refresh_tokens')
+          .where({ user_id: user.id })
+          .whereNull('revoked_at')
+          .update({ revoked_at: trx.fn.now() });
         await audit(trx, 'admin.user', { userId: user.id, detail: { action: 'reset-password' } });
       });
-      return [`password of ${user.email} reset; sessions and refresh tokens ended`, ...(values.password ? [] : [`password (shown once): ${password}`])];
+      return [
+        `password of ${user.email} reset; sessions and refresh tokens ended`,
+        ...(values.password ? [] : [`password (shown once): ${password}`]),
+      ];
     }
     case 'app create': {
       const redirectUris = required(values['redirect-uri'], 'redirect-uri');
@@ -136,7 +169,10 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
         confidential: !values.public,
         ownerUserId: owner?.id ?? null,
       });
-      await audit(knex, 'admin.application', { clientId: application.clientId, detail: { action: 'create' } });
+      await audit(knex, 'admin.application', {
+        clientId: application.clientId,
+        detail: { action: 'create' },
+      });
       return [
         `application ${application.name} created (${application.confidential ? 'confidential' : 'public'})`,
         `client_id: ${application.clientId}`,
@@ -156,7 +192,10 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
       const secret = await rotateClientSecret(knex, clientId);
       if (!secret) throw new UsageError(`no confidential application ${clientId}`);
       await audit(knex, 'admin.application', { clientId, detail: { action: 'rotate-secret' } });
-      return [`client_secret of ${clientId} rotated; the old one no longer works`, `client_secret (shown once, store it now): ${secret}`];
+      return [
+        `client_secret of ${clientId} rotated; the old one no longer works`,
+        `client_secret (shown once, store it now): ${secret}`,
+      ];
     }
     case 'app delete': {
       const clientId = required(values['client-id'], 'client-id');
@@ -164,21 +203,31 @@ export async function runAdminCommand(knex: Knex, argv: string[], options: Admin
       // Recorded in the database (the SSO refuses them) and, when a shared list is given, published
       // for the gateway; without one they stay usable at the gateway until they expire (<= 2 h).
       const revoked = await revokeClientTokens(knex, clientId);
-      if (options.revocations) await Promise.all(revoked.map((token) => options.revocations!.revoke(token.jti, token.exp)));
+      if (options.revocations)
+        await Promise.all(revoked.map((token) => options.revocations!.revoke(token.jti, token.exp)));
       await deleteApplication(knex, clientId);
       await audit(knex, 'admin.application', { clientId, detail: { action: 'delete' } });
       return [`application ${clientId} deleted; its tokens are revoked`];
     }
     case 'keys rotate': {
       const delaySeconds = values.delay === undefined ? undefined : Number(values.delay);
-      if (delaySeconds !== undefined && (!Number.isInteger(delaySeconds) || delaySeconds < 0)) throw new UsageError('--delay must be a whole number of seconds');
-      const { kid, activatesAt } = await rotateSigningKey(knex, delaySeconds === undefined ? {} : { delaySeconds });
+      if (delaySeconds !== undefined && (!Number.isInteger(delaySeconds) || delaySeconds < 0))
+        throw new UsageError('--delay must be a whole number of seconds');
+      const { kid, activatesAt } = await rotateSigningKey(
+        knex,
+        delaySeconds === undefined ? {} : { delaySeconds },
+      );
       await audit(knex, 'admin.keys', { detail: { action: 'rotate', kid } });
-      return [`key ${kid} published now; signs from ${activatesAt.toISOString()}; the previous key retires then`];
+      return [
+        `key ${kid} published now; signs from ${activatesAt.toISOString()}; the previous key retires then`,
+      ];
     }
     case 'keys list': {
       const keys = await listSigningKeys(knex);
-      return keys.map((key) => `${key.kid}\tcreated ${key.createdAt.toISOString()}\tactive from ${key.activatedAt?.toISOString() ?? '-'}\tretired ${key.retiredAt?.toISOString() ?? '-'}`);
+      return keys.map(
+        (key) =>
+          `${key.kid}\tcreated ${key.createdAt.toISOString()}\tactive from ${key.activatedAt?.toISOString() ?? '-'}\tretired ${key.retiredAt?.toISOString() ?? '-'}`,
+      );
     }
     default:
       throw new UsageError(USAGE);

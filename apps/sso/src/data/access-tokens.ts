@@ -37,6 +37,15 @@ export async function revokeAccessToken(db: Knex | Knex.Transaction, jti: string
 
 export async function findAccessToken(db: Knex, jti: string) {
   if (!UUID.test(jti)) return undefined;
-  const row = await db('sso.access_tokens').select('jti', 'client_id', 'revoked_at', 'expires_at').where({ jti }).first();
-  return row ? { jti: row.jti as string, clientId: row.client_id as string | null, revokedAt: row.revoked_at as Date | null } : undefined;
+  const row = await db('sso.access_tokens')
+    .select('jti', 'client_id', 'revoked_at', 'expires_at')
+    .where({ jti })
+    .first();
+  return row
+    ? {
+        jti: row.jti as string,
+        clientId: row.client_id as string | null,
+        revokedAt: row.revoked_at as Date | null,
+      }
+    : undefined;
 }

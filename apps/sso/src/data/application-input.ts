@@ -28,12 +28,20 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment (#)`;
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? null : `${uri} must use https (http is only allowed for loopback addresses)`;
+  if (url.protocol === 'http:')
+    return LOOPBACK.has(url.hostname)
+      ? null
+      : `${uri} must use https (http is only allowed for loopback addresses)`;
   if (/^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/i.test(url.protocol)) return null;
   return `${uri} must use https, http on a loopback address, or a private-use scheme such as com.example.app:/callback`;
 }
 
-export function validateApplicationSettings(input: { name?: string; redirectUris?: string[]; allowedScopes?: string[]; grantTypes?: string[] }): {
+export function validateApplicationSettings(input: {
+  name?: string;
+  redirectUris?: string[];
+  allowedScopes?: string[];
+  grantTypes?: string[];
+}): {
   settings: ApplicationSettings;
   problems: string[];
 } {
@@ -50,10 +58,14 @@ export function validateApplicationSettings(input: { name?: string; redirectUris
   }
   const allowedScopes = input.allowedScopes ?? ['public'];
   if (allowedScopes.length === 0) problems.push('Choose at least one scope.');
-  const unknownScopes = allowedScopes.filter((scope) => !(SCOPES_SUPPORTED as readonly string[]).includes(scope));
+  const unknownScopes = allowedScopes.filter(
+    (scope) => !(SCOPES_SUPPORTED as readonly string[]).includes(scope),
+  );
   if (unknownScopes.length) problems.push(`Unknown scopes: ${unknownScopes.join(', ')}.`);
   const grantTypes = input.grantTypes ?? ['authorization_code', 'refresh_token'];
-  const unknownGrants = grantTypes.filter((grant) => !(GRANT_TYPES_SUPPORTED as readonly string[]).includes(grant));
+  const unknownGrants = grantTypes.filter(
+    (grant) => !(GRANT_TYPES_SUPPORTED as readonly string[]).includes(grant),
+  );
   if (unknownGrants.length) problems.push(`Unknown grant types: ${unknownGrants.join(', ')}.`);
   if (grantTypes.length === 0 || grantTypes.every((grant) => grant === 'refresh_token')) {
     problems.push('Choose authorization_code or password (refresh_token alone issues nothing).');

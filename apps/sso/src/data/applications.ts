@@ -29,7 +29,16 @@ export interface ApplicationWithSecret extends Application {
   clientSecretHash: string | null;
 }
 
-const COLUMNS = ['client_id', 'name', 'redirect_uris', 'confidential', 'allowed_scopes', 'grant_types', 'owner_user_id', 'created_at'] as const;
+const COLUMNS = [
+  'client_id',
+  'name',
+  'redirect_uris',
+  'confidential',
+  'allowed_scopes',
+  'grant_types',
+  'owner_user_id',
+  'created_at',
+] as const;
 
 function toApplication(row: Record<string, unknown>): Application {
   return {
@@ -50,7 +59,10 @@ export function hashClientSecret(secret: string): string {
 
 /** Constant-time comparison of a presented secret with a stored hash (both hashed to 32 bytes). */
 export function clientSecretMatches(storedHash: string | null, presented: string): boolean {
-  const expected = Buffer.from(storedHash ?? hashClientSecret(`no-secret-${randomBytes(8).toString('hex')}`), 'hex');
+  const expected = Buffer.from(
+    storedHash ?? hashClientSecret(`no-secret-${randomBytes(8).toString('hex')}`),
+    'hex',
+  );
   const actual = Buffer.from(hashClientSecret(presented), 'hex');
   return expected.length === actual.length && timingSafeEqual(expected, actual) && storedHash !== null;
 }
@@ -85,13 +97,23 @@ export async function createApplication(
   return { application: toApplication(row), clientSecret };
 }
 
-export async function findApplication(db: Knex | Knex.Transaction, clientId: string): Promise<ApplicationWithSecret | undefined> {
-  const row = await db('sso.applications').select(...COLUMNS, 'client_secret_hash').where({ client_id: clientId }).first();
-  return row ? { ...toApplication(row), clientSecretHash: row.client_secret_hash as string | null } : undefined;
+export async function findApplication(
+  db: Knex | Knex.Transaction,
+  clientId: string,
+): Promise<ApplicationWithSecret | undefined> {
+  const row = await db('sso.applications')
+    .select(...COLUMNS, 'client_secret_hash')
+    .where({ client_id: clientId })
+    .first();
+  return row
+    ? { ...toApplication(row), clientSecretHash: row.client_secret_hash as string | null }
+    : undefined;
 }
 
 export async function listApplications(db: Knex, ownerUserId?: string): Promise<Application[]> {
-  const query = db('sso.applications').select(...COLUMNS).orderBy('created_at');
+  const query = db('sso.applications')
+    .select(...COLUMNS)
+    .orderBy('created_at');
   if (ownerUserId) query.where({ owner_user_id: ownerUserId });
   return (await query).map(toApplication);
 }

@@ -30,7 +30,11 @@ export interface AuditFields {
   detail?: Record<string, unknown>;
 }
 
-export async function audit(db: Knex | Knex.Transaction, event: AuditEvent, fields: AuditFields = {}): Promise<void> {
+export async function audit(
+  db: Knex | Knex.Transaction,
+  event: AuditEvent,
+  fields: AuditFields = {},
+): Promise<void> {
   await db('sso.audit_log').insert({
     event,
     user_id: fields.userId ?? null,

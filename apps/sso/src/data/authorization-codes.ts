@@ -29,7 +29,15 @@ export function hashCode(code: string): string {
 
 export async function insertAuthorizationCode(
   db: Knex,
-  values: { clientId: string; userId: string; redirectUri: string; redirectUriGiven: boolean; scope: string; codeChallenge: string | null; codeChallengeMethod: string | null },
+  values: {
+    clientId: string;
+    userId: string;
+    redirectUri: string;
+    redirectUriGiven: boolean;
+    scope: string;
+    codeChallenge: string | null;
+    codeChallengeMethod: string | null;
+  },
 ): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await db('sso.authorization_codes').insert({
@@ -48,9 +56,24 @@ export async function insertAuthorizationCode(
 }
 
 /** The row of a presented code, locked for the rest of the transaction (redemption is exclusive). */
-export async function findCodeForUpdate(trx: Knex.Transaction, code: string): Promise<AuthorizationCode | undefined> {
+export async function findCodeForUpdate(
+  trx: Knex.Transaction,
+  code: string,
+): Promise<AuthorizationCode | undefined> {
   const row = await trx('sso.authorization_codes')
-    .select('code_hash', 'client_id', 'user_id', 'redirect_uri', 'redirect_uri_given', 'scope', 'code_challenge', 'code_challenge_method', 'family_id', 'expires_at', 'used_at')
+    .select(
+      'code_hash',
+      'client_id',
+      'user_id',
+      'redirect_uri',
+      'redirect_uri_given',
+      'scope',
+      'code_challenge',
+      'code_challenge_method',
+      'family_id',
+      'expires_at',
+      'used_at',
+    )
     .where({ code_hash: hashCode(code) })
     .forUpdate()
     .first();

@@ -45,7 +45,10 @@ export async function insertRefreshToken(
 }
 
 /** The row of a presented token, locked for the rest of the transaction (rotation is exclusive). */
-export async function findRefreshTokenForUpdate(trx: Knex.Transaction, token: string): Promise<RefreshTokenRow | undefined> {
+export async function findRefreshTokenForUpdate(
+  trx: Knex.Transaction,
+  token: string,
+): Promise<RefreshTokenRow | undefined> {
   const row = await trx('sso.refresh_tokens')
     .select('id', 'family_id', 'user_id', 'client_id', 'scope', 'expires_at', 'rotated_at', 'revoked_at')
     .where({ token_hash: hashRefreshToken(token) })
@@ -73,8 +76,14 @@ export async function markRotated(trx: Knex.Transaction, id: string): Promise<vo
 
 /** Revokes every refresh token of a family and every access token issued from it; returns the
  * access tokens revoked now (for the shared revocation list, once the transaction commits). */
-export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: string): Promise<RevokedAccessToken[]> {
-  await trx('sso.refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
+export async function revokeFamily(
+  trx: Knex | Knex.Transaction,
+  familyId: string,
+): Promise<RevokedAccessToken[]> {
+  await trx('sso.refresh_tokens')
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: trx.fn.now() });
   const rows: { jti: string; expires_at: Date }[] = await trx('sso.access_tokens')
     .where({ family_id: familyId })
     .whereNull('revoked_at')
@@ -84,7 +93,10 @@ export async function revokeFamily(trx: Knex | Knex.Transaction, familyId: strin
 }
 
 /** The unrevoked row of a presented refresh token (no lock), for revocation and introspection. */
-export async function findRefreshToken(db: Knex | Knex.Transaction, token: string): Promise<RefreshTokenRow | undefined> {
+export async function findRefreshToken(
+  db: Knex | Knex.Transaction,
+  token: string,
+): Promise<RefreshTokenRow | undefined> {
   const row = await db('sso.refresh_tokens')
     .select('id', 'family_id', 'user_id', 'client_id', 'scope', 'expires_at', 'rotated_at', 'revoked_at')
     .where({ token_hash: hashRefreshToken(token) })
@@ -94,7 +106,10 @@ export async function findRefreshToken(db: Knex | Knex.Transaction, token: strin
 
 /** Revokes every refresh and access token of a client (its deletion); returns the access tokens. */
 export async function revokeClientTokens(db: Knex, clientId: string): Promise<RevokedAccessToken[]> {
-  await db('sso.refresh_tokens').where({ client_id: clientId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  await db('sso.refresh_tokens')
+    .where({ client_id: clientId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
   const rows: { jti: string; expires_at: Date }[] = await db('sso.access_tokens')
     .where({ client_id: clientId })
     .whereNull('revoked_at')

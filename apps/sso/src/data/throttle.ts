@@ -39,10 +39,14 @@ export async function retryAfterSeconds(db: Knex, keys: string[]): Promise<numbe
 export async function recordFailure(db: Knex, keys: string[]): Promise<void> {
   await db('sso.auth_failures').insert(keys.map((key) => ({ key })));
   if (Math.random() < 0.01) {
-    await db('sso.auth_failures').where('at', '<', db.raw(`now() - interval '${WINDOW_SECONDS} seconds'`)).delete();
+    await db('sso.auth_failures')
+      .where('at', '<', db.raw(`now() - interval '${WINDOW_SECONDS} seconds'`))
+      .delete();
   }
 }
 
 export async function clearAccountFailures(db: Knex, email: string): Promise<void> {
-  await db('sso.auth_failures').where({ key: throttleKeys(email, '')[0] }).delete();
+  await db('sso.auth_failures')
+    .where({ key: throttleKeys(email, '')[0] })
+    .delete();
 }

@@ -35,6 +35,9 @@ export async function findUserByEmail(knex: Knex, email: string): Promise<UserWi
 }
 
 export async function findUserById(knex: Knex, id: string): Promise<User | undefined> {
-  const row = await knex('sso.users').select(...COLUMNS).where({ id }).first();
+  const row = await knex('sso.users')
+    .select(...COLUMNS)
+    .where({ id })
+    .first();
   return row ? toUser(row) : undefined;
 }

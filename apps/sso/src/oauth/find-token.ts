@@ -24,7 +24,13 @@ export interface AccessTokenClaims extends JWTPayload {
 
 export type FoundToken =
   | { kind: 'refresh_token'; row: RefreshTokenRow }
-  | { kind: 'access_token'; claims: AccessTokenClaims; clientId: string | null; revoked: boolean; expired: boolean };
+  | {
+      kind: 'access_token';
+      claims: AccessTokenClaims;
+      clientId: string | null;
+      revoked: boolean;
+      expired: boolean;
+    };
 
 async function findAccess(ctx: OAuthContext, token: string): Promise<FoundToken | null> {
   if (token.split('.').length !== 3) return null;
@@ -43,7 +49,13 @@ async function findAccess(ctx: OAuthContext, token: string): Promise<FoundToken 
   }
   const record = await findAccessToken(ctx.knex, claims.jti);
   if (!record) return null;
-  return { kind: 'access_token', claims, clientId: record.clientId, revoked: record.revokedAt !== null, expired: claims.exp <= Date.now() / 1000 };
+  return {
+    kind: 'access_token',
+    claims,
+    clientId: record.clientId,
+    revoked: record.revokedAt !== null,
+    expired: claims.exp <= Date.now() / 1000,
+  };
 }
 
 async function findRefresh(ctx: OAuthContext, token: string): Promise<FoundToken | null> {
@@ -51,7 +63,11 @@ async function findRefresh(ctx: OAuthContext, token: string): Promise<FoundToken
   return row ? { kind: 'refresh_token', row } : null;
 }
 
-export async function findToken(ctx: OAuthContext, token: string, hint: string | undefined): Promise<FoundToken | null> {
+export async function findToken(
+  ctx: OAuthContext,
+  token: string,
+  hint: string | undefined,
+): Promise<FoundToken | null> {
   const order = hint === 'refresh_token' ? [findRefresh, findAccess] : [findAccess, findRefresh];
   for (const find of order) {
     const found = await find(ctx, token);

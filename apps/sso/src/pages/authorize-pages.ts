@@ -7,49 +7,84 @@ import { html, page } from './layout';
 
 export const SCOPE_DESCRIPTIONS: Record<string, { title: string; text: string }> = {
   public: { title: 'Your profile', text: 'Your name, email address and language.' },
-  read: { title: 'Read your fleet data', text: 'Vehicles, devices, drivers, trips and the groups you can see.' },
-  write: { title: 'Change your fleet data', text: 'Make changes on your behalf where the service allows it.' },
+  read: {
+    title: 'Read your fleet data',
+    text: 'Vehicles, devices, drivers, trips and the groups you can see.',
+  },
+  write: {
+    title: 'Change your fleet data',
+    text: 'Make changes on your behalf where the service allows it.',
+  },
 };
 
-export function signInPage(input: { action: string; csrfToken: string; applicationName: string; email?: string; error?: string }): string {
+export function signInPage(input: {
+  action: string;
+  csrfToken: string;
+  applicationName: string;
+  email?: string;
+  error?: string;
+}): string {
   return page(
     'Sign in',
     html`<h1>Sign in</h1>
-<p>to continue to <strong class="app">${input.applicationName}</strong></p>
-${input.error ? html`<div class="alert" role="alert" id="form-error">${input.error}</div>` : ''}
-<form method="post" action="${input.action}" novalidate>
-<input type="hidden" name="csrf_token" value="${input.csrfToken}">
-<label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${input.email ?? ''}"${input.error ? html` aria-describedby="form-error"` : ''}>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<button class="primary" type="submit">Sign in</button>
-</form>`,
+      <p>to continue to <strong class="app">${input.applicationName}</strong></p>
+      ${input.error ? html`<div class="alert" role="alert" id="form-error">${input.error}</div>` : ''}
+      <form method="post" action="${input.action}" novalidate>
+        <input type="hidden" name="csrf_token" value="${input.csrfToken}" />
+        <label for="email">Email address</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          autofocus
+          value="${input.email ?? ''}"
+          ${input.error ? html` aria-describedby="form-error"` : ''}
+        />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button class="primary" type="submit">Sign in</button>
+      </form>`,
   );
 }
 
-export function consentPage(input: { action: string; csrfToken: string; applicationName: string; email: string; scopes: string[] }): string {
+export function consentPage(input: {
+  action: string;
+  csrfToken: string;
+  applicationName: string;
+  email: string;
+  scopes: string[];
+}): string {
   return page(
     'Allow access',
     html`<h1><span class="app">${input.applicationName}</span> wants to access your account</h1>
-<p>Signed in as ${input.email}</p>
-<ul class="scopes" aria-label="Requested permissions">
-${input.scopes.map((scope) => {
-  const described = SCOPE_DESCRIPTIONS[scope] ?? { title: scope, text: '' };
-  return html`<li><strong>${described.title}</strong><span>${described.text}</span></li>`;
-})}
-</ul>
-<form method="post" action="${input.action}">
-<input type="hidden" name="csrf_token" value="${input.csrfToken}">
-<div class="actions">
-<button class="secondary" type="submit" name="decision" value="deny">Deny</button>
-<button class="primary" type="submit" name="decision" value="approve">Allow</button>
-</div>
-</form>
-<small>If you allow, your choice is remembered: ${input.applicationName} will not ask again for these permissions.</small>`,
+      <p>Signed in as ${input.email}</p>
+      <ul class="scopes" aria-label="Requested permissions">
+        ${input.scopes.map((scope) => {
+          const described = SCOPE_DESCRIPTIONS[scope] ?? { title: scope, text: '' };
+          return html`<li><strong>${described.title}</strong><span>${described.text}</span></li>`;
+        })}
+      </ul>
+      <form method="post" action="${input.action}">
+        <input type="hidden" name="csrf_token" value="${input.csrfToken}" />
+        <div class="actions">
+          <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+          <button class="primary" type="submit" name="decision" value="approve">Allow</button>
+        </div>
+      </form>
+      <small
+        >If you allow, your choice is remembered: ${input.applicationName} will not ask again for these
+        permissions.</small
+      >`,
   );
 }
 
 export function errorPage(title: string, message: string): string {
-  return page(title, html`<h1>${title}</h1><div class="alert" role="alert">${message}</div><p>Return to the application and try again, or contact its developer.</p>`);
+  return page(
+    title,
+    html`<h1>${title}</h1>
+      <div class="alert" role="alert">${message}</div>
+      <p>Return to the application and try again, or contact its developer.</p>`,
+  );
 }

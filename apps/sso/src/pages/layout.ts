@@ -3,7 +3,13 @@
  * CDN), a visible focus ring, labels on every field, one h1 per page, and every interpolated
  * value HTML-escaped (html`` escapes; raw() marks trusted markup).
  */
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export class Raw {
   constructor(readonly value: string) {}

@@ -13,16 +13,37 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateApplicationSettings } from '../data/application-input';
-import { createApplication, deleteApplication, findApplication, listApplications, rotateClientSecret, updateApplication } from '../data/applications';
+import {
+  createApplication,
+  deleteApplication,
+  findApplication,
+  listApplications,
+  rotateClientSecret,
+  updateApplication,
+} from '../data/applications';
 import { audit } from '../data/audit';
 import { revokeClientTokens } from '../data/refresh-tokens';
 import { findUserById } from '../data/users';
 import type { OAuthContext } from '../oauth/context';
 import { publishRevocations } from '../oauth/revoke';
-import { applicationFormPage, applicationListPage, applicationSecretPage, type ApplicationFormValues } from '../pages/application-pages';
+import {
+  applicationFormPage,
+  applicationListPage,
+  applicationSecretPage,
+  type ApplicationFormValues,
+} from '../pages/application-pages';
 import { errorPage, signInPage } from '../pages/authorize-pages';
 import { formField, formFields, pageDefaults, sendPage } from '../pages/page-plugin';
-import { cookieNames, cookieOptions, createSession, csrfTokenValid, deleteSession, ensureCsrfToken, SESSION_TTL_SECONDS, sessionUserId } from '../session/cookies';
+import {
+  cookieNames,
+  cookieOptions,
+  createSession,
+  csrfTokenValid,
+  deleteSession,
+  ensureCsrfToken,
+  SESSION_TTL_SECONDS,
+  sessionUserId,
+} from '../session/cookies';
 import { attemptSignIn } from '../session/sign-in';
 
 const NEXT_PATH = /^\/applications(\/[A-Za-z0-9_-]+){0,2}$/;
@@ -35,7 +56,10 @@ function formValues(body: unknown, fallbackConfidential = true): ApplicationForm
   const type = formField(body, 'client_type');
   return {
     name: formField(body, 'name') ?? '',
-    redirectUris: (formField(body, 'redirect_uris') ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean),
+    redirectUris: (formField(body, 'redirect_uris') ?? '')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
     confidential: type === undefined ? fallbackConfidential : type !== 'public',
     allowedScopes: formFields(body, 'scopes'),
     grantTypes: formFields(body, 'grant_types'),
@@ -45,12 +69,29 @@ function formValues(body: unknown, fallbackConfidential = true): ApplicationForm
 export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
   await pageDefaults(app);
   const names = cookieNames(ctx.config);
-  const notFound = (reply: FastifyReply) => sendPage(reply, 404, errorPage('Application not found', 'There is no such application among yours.'));
-  const forbidden = (reply: FastifyReply) => sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.'));
+  const notFound = (reply: FastifyReply) =>
+    sendPage(reply, 404, errorPage('Application not found', 'There is no such application among yours.'));
+  const forbidden = (reply: FastifyReply) =>
+    sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.'));
 
-  function showSignIn(request: FastifyRequest, reply: FastifyReply, next: string, status: number, extra: { email?: string; error?: string } = {}) {
+  function showSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: string,
+    status: number,
+    extra: { email?: string; error?: string } = {},
+  ) {
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(reply, status, signInPage({ action: `/sign-in?next=${encodeURIComponent(next)}`, csrfToken, applicationName: 'Fleetgraph applications', ...extra }));
+    return sendPage(
+      reply,
+      status,
+      signInPage({
+        action: `/sign-in?next=${encodeURIComponent(next)}`,
+        csrfToken,
+        applicationName: 'Fleetgraph applications',
+        ...extra,
+      }),
+    );
   }
 
   /** The signed-in user, or a redirect to the sign-in page (undefined: the reply is sent). */
@@ -70,22 +111,35 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     return application && application.ownerUserId === userId ? application : undefined;
   }
 
-  app.get('/sign-in', async (request, reply) => showSignIn(request, reply, safeNext((request.query as Record<string, unknown>).next), 200));
+  app.get('/sign-in', async (request, reply) =>
+    showSignIn(request, reply, safeNext((request.query as Record<string, unknown>).next), 200),
+  );
 
   app.post('/sign-in', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
     const email = (formField(request.body, 'email') ?? '').trim();
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) {
-      return showSignIn(request, reply, next, 403, { email, error: 'Your session expired. Please sign in again.' });
+      return showSignIn(request, reply, next, 403, {
+        email,
+        error: 'Your session expired. Please sign in again.',
+      });
     }
     const password = formField(request.body, 'password') ?? '';
-    if (!email || !password) return showSignIn(request, reply, next, 400, { email, error: 'Enter your email address and password.' });
+    if (!email || !password)
+      return showSignIn(request, reply, next, 400, {
+        email,
+        error: 'Enter your email address and password.',
+      });
     const outcome = await attemptSignIn(ctx, { email, password, ip: request.ip, clientId: null });
     if (!outcome.ok) {
       if (outcome.retryAfter) reply.header('retry-after', String(outcome.retryAfter));
       return showSignIn(request, reply, next, outcome.status, { email, error: outcome.message });
     }
-    reply.setCookie(names.session, await createSession(ctx.knex, outcome.userId), cookieOptions(ctx.config, SESSION_TTL_SECONDS));
+    reply.setCookie(
+      names.session,
+      await createSession(ctx.knex, outcome.userId),
+      cookieOptions(ctx.config, SESSION_TTL_SECONDS),
+    );
     return reply.redirect(next, 303);
   });
 
@@ -102,14 +156,28 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const user = await signedInUser(request, reply);
     if (!user) return reply;
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(reply, 200, applicationListPage({ email: user.email, csrfToken, applications: await listApplications(ctx.knex, user.id) }));
+    return sendPage(
+      reply,
+      200,
+      applicationListPage({
+        email: user.email,
+        csrfToken,
+        applications: await listApplications(ctx.knex, user.id),
+      }),
+    );
   });
 
   app.get('/applications/new', async (request, reply) => {
     const user = await signedInUser(request, reply);
     if (!user) return reply;
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    const values = { name: '', redirectUris: [], confidential: true, allowedScopes: ['public'], grantTypes: ['authorization_code', 'refresh_token'] };
+    const values = {
+      name: '',
+      redirectUris: [],
+      confidential: true,
+      allowedScopes: ['public'],
+      grantTypes: ['authorization_code', 'refresh_token'],
+    };
     return sendPage(reply, 200, applicationFormPage({ csrfToken, values, problems: [] }));
   });
 
@@ -120,10 +188,23 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const values = formValues(request.body);
     const { settings, problems } = validateApplicationSettings(values);
     if (problems.length > 0) {
-      return sendPage(reply, 400, applicationFormPage({ csrfToken: ensureCsrfToken(request, reply, ctx.config), values, problems }));
+      return sendPage(
+        reply,
+        400,
+        applicationFormPage({ csrfToken: ensureCsrfToken(request, reply, ctx.config), values, problems }),
+      );
     }
-    const { application, clientSecret } = await createApplication(ctx.knex, { ...settings, confidential: values.confidential, ownerUserId: user.id });
-    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'create' } });
+    const { application, clientSecret } = await createApplication(ctx.knex, {
+      ...settings,
+      confidential: values.confidential,
+      ownerUserId: user.id,
+    });
+    await audit(ctx.knex, 'admin.application', {
+      userId: user.id,
+      clientId: application.clientId,
+      ip: request.ip,
+      detail: { action: 'create' },
+    });
     return sendPage(reply, 201, applicationSecretPage({ application, clientSecret, created: true }));
   });
 
@@ -133,7 +214,11 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
     if (!application) return notFound(reply);
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(reply, 200, applicationFormPage({ csrfToken, values: application, problems: [], application }));
+    return sendPage(
+      reply,
+      200,
+      applicationFormPage({ csrfToken, values: application, problems: [], application }),
+    );
   });
 
   app.post('/applications/:clientId', async (request, reply) => {
@@ -146,10 +231,24 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const { settings, problems } = validateApplicationSettings(values);
     if (problems.length > 0) {
       const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-      return sendPage(reply, 400, applicationFormPage({ csrfToken, values: { ...values, confidential: application.confidential }, problems, application }));
+      return sendPage(
+        reply,
+        400,
+        applicationFormPage({
+          csrfToken,
+          values: { ...values, confidential: application.confidential },
+          problems,
+          application,
+        }),
+      );
     }
     await updateApplication(ctx.knex, application.clientId, settings);
-    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'update' } });
+    await audit(ctx.knex, 'admin.application', {
+      userId: user.id,
+      clientId: application.clientId,
+      ip: request.ip,
+      detail: { action: 'update' },
+    });
     return reply.redirect('/applications', 303);
   });
 
@@ -161,7 +260,12 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     if (!application) return notFound(reply);
     const secret = await rotateClientSecret(ctx.knex, application.clientId);
     if (!secret) return notFound(reply);
-    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'rotate-secret' } });
+    await audit(ctx.knex, 'admin.application', {
+      userId: user.id,
+      clientId: application.clientId,
+      ip: request.ip,
+      detail: { action: 'rotate-secret' },
+    });
     return sendPage(reply, 200, applicationSecretPage({ application, clientSecret: secret, created: false }));
   });
 
@@ -173,7 +277,12 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     if (!application) return notFound(reply);
     await publishRevocations(ctx, await revokeClientTokens(ctx.knex, application.clientId));
     await deleteApplication(ctx.knex, application.clientId);
-    await audit(ctx.knex, 'admin.application', { userId: user.id, clientId: application.clientId, ip: request.ip, detail: { action: 'delete' } });
+    await audit(ctx.knex, 'admin.application', {
+      userId: user.id,
+      clientId: application.clientId,
+      ip: request.ip,
+      detail: { action: 'delete' },
+    });
     return reply.redirect('/applications', 303);
   });
 }

@@ -30,7 +30,15 @@ import {
 import type { OAuthContext } from '../oauth/context';
 import { consentPage, errorPage, signInPage } from '../pages/authorize-pages';
 import { formField, pageDefaults, queryString, sendPage } from '../pages/page-plugin';
-import { cookieNames, cookieOptions, createSession, csrfTokenValid, ensureCsrfToken, SESSION_TTL_SECONDS, sessionUserId } from '../session/cookies';
+import {
+  cookieNames,
+  cookieOptions,
+  createSession,
+  csrfTokenValid,
+  ensureCsrfToken,
+  SESSION_TTL_SECONDS,
+  sessionUserId,
+} from '../session/cookies';
 import { attemptSignIn } from '../session/sign-in';
 
 export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
@@ -38,11 +46,16 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
   const names = cookieNames(ctx.config);
 
   app.setErrorHandler((error: Error, request, reply) => {
-    if (error instanceof UntrustedRequestError) return sendPage(reply, 400, errorPage('This sign-in link is not valid', error.message));
+    if (error instanceof UntrustedRequestError)
+      return sendPage(reply, 400, errorPage('This sign-in link is not valid', error.message));
     if (error instanceof RedirectableError) {
       const { oauthError } = error;
       return reply.redirect(
-        clientRedirect(error.redirectUri, ctx.config.issuer, { error: oauthError.error, error_description: oauthError.description, state: error.state }),
+        clientRedirect(error.redirectUri, ctx.config.issuer, {
+          error: oauthError.error,
+          error_description: oauthError.description,
+          state: error.state,
+        }),
         request.method === 'GET' ? 302 : 303,
       );
     }
@@ -53,7 +66,13 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
   const signInAction = (request: FastifyRequest) => `/oauth/authorize/sign-in?${queryString(request)}`;
   const consentAction = (request: FastifyRequest) => `/oauth/authorize?${queryString(request)}`;
 
-  async function issueCode(request: FastifyRequest, reply: FastifyReply, authz: AuthorizationRequest, userId: string, status: 302 | 303) {
+  async function issueCode(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authz: AuthorizationRequest,
+    userId: string,
+    status: 302 | 303,
+  ) {
     const code = await insertAuthorizationCode(ctx.knex, {
       clientId: authz.application.clientId,
       userId,
@@ -63,22 +82,57 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
       codeChallenge: authz.codeChallenge,
       codeChallengeMethod: authz.codeChallengeMethod,
     });
-    await audit(ctx.knex, 'authorize.code_issued', { userId, clientId: authz.application.clientId, ip: request.ip, detail: { scope: authz.scope } });
-    return reply.redirect(clientRedirect(authz.redirectUri, ctx.config.issuer, { code, state: authz.state }), status);
+    await audit(ctx.knex, 'authorize.code_issued', {
+      userId,
+      clientId: authz.application.clientId,
+      ip: request.ip,
+      detail: { scope: authz.scope },
+    });
+    return reply.redirect(
+      clientRedirect(authz.redirectUri, ctx.config.issuer, { code, state: authz.state }),
+      status,
+    );
   }
 
-  function showSignIn(request: FastifyRequest, reply: FastifyReply, authz: AuthorizationRequest, status: number, extra: { email?: string; error?: string } = {}) {
+  function showSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authz: AuthorizationRequest,
+    status: number,
+    extra: { email?: string; error?: string } = {},
+  ) {
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(reply, status, signInPage({ action: signInAction(request), csrfToken, applicationName: authz.application.name, ...extra }));
+    return sendPage(
+      reply,
+      status,
+      signInPage({
+        action: signInAction(request),
+        csrfToken,
+        applicationName: authz.application.name,
+        ...extra,
+      }),
+    );
   }
 
-  async function showConsent(request: FastifyRequest, reply: FastifyReply, authz: AuthorizationRequest, userId: string, status = 200) {
+  async function showConsent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authz: AuthorizationRequest,
+    userId: string,
+    status = 200,
+  ) {
     const user = await findUserById(ctx.knex, userId);
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
     return sendPage(
       reply,
       status,
-      consentPage({ action: consentAction(request), csrfToken, applicationName: authz.application.name, email: user?.email ?? '', scopes: authz.scope.split(' ') }),
+      consentPage({
+        action: consentAction(request),
+        csrfToken,
+        applicationName: authz.application.name,
+        email: user?.email ?? '',
+        scopes: authz.scope.split(' '),
+      }),
     );
   }
 
@@ -96,12 +150,24 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
     const authz = await checkAuthorizationRequest(ctx, request.query);
     const email = (formField(request.body, 'email') ?? '').trim();
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) {
-      return showSignIn(request, reply, authz, 403, { email, error: 'Your session expired. Please sign in again.' });
+      return showSignIn(request, reply, authz, 403, {
+        email,
+        error: 'Your session expired. Please sign in again.',
+      });
     }
     const password = formField(request.body, 'password') ?? '';
-    if (!email || !password) return showSignIn(request, reply, authz, 400, { email, error: 'Enter your email address and password.' });
+    if (!email || !password)
+      return showSignIn(request, reply, authz, 400, {
+        email,
+        error: 'Enter your email address and password.',
+      });
 
-    const outcome = await attemptSignIn(ctx, { email, password, ip: request.ip, clientId: authz.application.clientId });
+    const outcome = await attemptSignIn(ctx, {
+      email,
+      password,
+      ip: request.ip,
+      clientId: authz.application.clientId,
+    });
     if (!outcome.ok) {
       if (outcome.retryAfter) reply.header('retry-after', String(outcome.retryAfter));
       return showSignIn(request, reply, authz, outcome.status, { email, error: outcome.message });
@@ -122,12 +188,21 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
     const clientId = authz.application.clientId;
     if (decision === 'approve') {
       await grantConsent(ctx.knex, userId, clientId, authz.scope.split(' '));
-      await audit(ctx.knex, 'consent.granted', { userId, clientId, ip: request.ip, detail: { scope: authz.scope } });
+      await audit(ctx.knex, 'consent.granted', {
+        userId,
+        clientId,
+        ip: request.ip,
+        detail: { scope: authz.scope },
+      });
       return issueCode(request, reply, authz, userId, 303);
     }
     if (decision === 'deny') {
       await audit(ctx.knex, 'consent.denied', { userId, clientId, ip: request.ip });
-      throw new RedirectableError(new OAuthError('access_denied', 'The user denied the request'), authz.redirectUri, authz.state);
+      throw new RedirectableError(
+        new OAuthError('access_denied', 'The user denied the request'),
+        authz.redirectUri,
+        authz.state,
+      );
     }
     return showConsent(request, reply, authz, userId, 400);
   });

@@ -23,7 +23,8 @@ export async function introspectRoutes(app: FastifyInstance, ctx: OAuthContext):
     const params = readParams(request.body);
     const client = await authenticateClient(ctx, request.headers.authorization, params);
     requireClient(client, 'token introspection');
-    if (!client.application.confidential) throw new OAuthError('invalid_client', 'Only confidential clients may introspect tokens');
+    if (!client.application.confidential)
+      throw new OAuthError('invalid_client', 'Only confidential clients may introspect tokens');
     const { token } = requireParams(params, 'token');
 
     const found = await findToken(ctx, token, params.token_type_hint);

@@ -29,18 +29,28 @@ export async function revokeRoutes(app: FastifyInstance, ctx: OAuthContext): Pro
     const client = await authenticateClient(ctx, request.headers.authorization, params);
     const { token } = requireParams(params, 'token');
     const found = await findToken(ctx, token, params.token_type_hint);
-    const owner = found?.kind === 'refresh_token' ? found.row.clientId : found?.clientId ?? null;
+    const owner = found?.kind === 'refresh_token' ? found.row.clientId : (found?.clientId ?? null);
     if (found && (owner === null || owner === client.clientId)) {
       if (found.kind === 'refresh_token') {
         const revoked = await ctx.knex.transaction(async (trx) => {
           const tokens = await revokeFamily(trx, found.row.familyId);
-          await audit(trx, 'token.revoked', { userId: found.row.userId, clientId: owner, ip: request.ip, detail: { kind: 'refresh_token', family: found.row.familyId, accessTokens: tokens.length } });
+          await audit(trx, 'token.revoked', {
+            userId: found.row.userId,
+            clientId: owner,
+            ip: request.ip,
+            detail: { kind: 'refresh_token', family: found.row.familyId, accessTokens: tokens.length },
+          });
           return tokens;
         });
         await publishRevocations(ctx, revoked);
       } else if (!found.revoked && !found.expired) {
         await revokeAccessToken(ctx.knex, found.claims.jti);
-        await audit(ctx.knex, 'token.revoked', { userId: found.claims.sub ?? null, clientId: owner, ip: request.ip, detail: { kind: 'access_token', jti: found.claims.jti } });
+        await audit(ctx.knex, 'token.revoked', {
+          userId: found.claims.sub ?? null,
+          clientId: owner,
+          ip: request.ip,
+          detail: { kind: 'access_token', jti: found.claims.jti },
+        });
         await publishRevocations(ctx, [{ jti: found.claims.jti, exp: found.claims.exp }]);
       }
     }

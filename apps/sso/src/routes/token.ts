@@ -26,7 +26,11 @@ const GRANTS = {
 const SUPPORTED = Object.keys(GRANTS) as (keyof typeof GRANTS)[];
 
 /** Maps any error of an OAuth endpoint to an RFC 6749 error response. */
-export function oauthErrorHandler(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) {
+export function oauthErrorHandler(
+  error: Error & { statusCode?: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   let oauthError: OAuthError;
   if (error instanceof OAuthError) {
     oauthError = error;

@@ -18,10 +18,15 @@ import { oauthErrorHandler } from './token';
 
 function presentedToken(query: unknown, authorization: string | undefined): string {
   const fromQuery = (query as Record<string, unknown> | undefined)?.access_token;
-  if (Array.isArray(fromQuery)) throw new OAuthError('invalid_request', 'access_token is included more than once');
-  if (fromQuery !== undefined && typeof fromQuery !== 'string') throw new OAuthError('invalid_request', 'access_token must be a string');
+  if (Array.isArray(fromQuery))
+    throw new OAuthError('invalid_request', 'access_token is included more than once');
+  if (fromQuery !== undefined && typeof fromQuery !== 'string')
+    throw new OAuthError('invalid_request', 'access_token must be a string');
   if (fromQuery && authorization) {
-    throw new OAuthError('invalid_request', 'Send the access token in one way only: the access_token parameter or the Authorization header');
+    throw new OAuthError(
+      'invalid_request',
+      'Send the access token in one way only: the access_token parameter or the Authorization header',
+    );
   }
   if (fromQuery) return fromQuery;
   try {

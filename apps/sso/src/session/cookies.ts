@@ -31,7 +31,13 @@ export function cookieNames(config: Pick<SsoConfig, 'issuer'>): CookieNames {
 }
 
 export function cookieOptions(config: Pick<SsoConfig, 'issuer'>, maxAge?: number) {
-  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isSecureIssuer(config), ...(maxAge ? { maxAge } : {}) };
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: isSecureIssuer(config),
+    ...(maxAge ? { maxAge } : {}),
+  };
 }
 
 function sha256(value: string): string {
@@ -40,7 +46,11 @@ function sha256(value: string): string {
 
 export async function createSession(db: Knex, userId: string): Promise<string> {
   const id = randomBytes(32).toString('base64url');
-  await db('sso.sessions').insert({ id_hash: sha256(id), user_id: userId, expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000) });
+  await db('sso.sessions').insert({
+    id_hash: sha256(id),
+    user_id: userId,
+    expires_at: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+  });
   return id;
 }
 
@@ -58,11 +68,18 @@ export async function sessionUserId(db: Knex, sessionId: string | undefined): Pr
 }
 
 export async function deleteSession(db: Knex, sessionId: string | undefined): Promise<void> {
-  if (sessionId) await db('sso.sessions').where({ id_hash: sha256(sessionId) }).delete();
+  if (sessionId)
+    await db('sso.sessions')
+      .where({ id_hash: sha256(sessionId) })
+      .delete();
 }
 
 /** The CSRF token of this browser, set as a cookie when it has none yet. */
-export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply, config: Pick<SsoConfig, 'issuer'>): string {
+export function ensureCsrfToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<SsoConfig, 'issuer'>,
+): string {
   const names = cookieNames(config);
   const existing = request.cookies[names.csrf];
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
@@ -71,7 +88,11 @@ export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply, co
   return token;
 }
 
-export function csrfTokenValid(request: FastifyRequest, config: Pick<SsoConfig, 'issuer'>, submitted: unknown): boolean {
+export function csrfTokenValid(
+  request: FastifyRequest,
+  config: Pick<SsoConfig, 'issuer'>,
+  submitted: unknown,
+): boolean {
   const cookie = request.cookies[cookieNames(config).csrf];
   if (!cookie || typeof submitted !== 'string') return false;
   const a = Buffer.from(cookie);

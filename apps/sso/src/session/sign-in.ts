@@ -14,8 +14,7 @@ import type { OAuthContext } from '../oauth/context';
 import { decoyHash, verifyPassword } from '../passwords';
 
 export type SignInOutcome =
-  | { ok: true; userId: string }
-  | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
+  { ok: true; userId: string } | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
 export async function attemptSignIn(
   ctx: OAuthContext,
@@ -25,7 +24,12 @@ export async function attemptSignIn(
   const wait = await retryAfterSeconds(ctx.knex, keys);
   if (wait > 0) {
     await audit(ctx.knex, 'sign_in.throttled', { clientId: input.clientId, ip: input.ip });
-    return { ok: false, status: 429, retryAfter: wait, message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.` };
+    return {
+      ok: false,
+      status: 429,
+      retryAfter: wait,
+      message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`,
+    };
   }
   const user = await findUserByEmail(ctx.knex, input.email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);

@@ -15,7 +15,10 @@ const MAX_PIXELS = 40_000_000;
 export type ImageType = 'jpeg' | 'png';
 
 const KNOWN_UNSUPPORTED: [string, (b: Buffer) => boolean][] = [
-  ['WebP', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+  [
+    'WebP',
+    (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  ],
   ['BMP', (b) => b.subarray(0, 2).toString('latin1') === 'BM'],
   ['TIFF', (b) => ['II*\u0000', 'MM\u0000*'].includes(b.subarray(0, 4).toString('latin1'))],
   ['HEIC', (b) => b.subarray(4, 12).toString('latin1').startsWith('ftyphei')],
@@ -24,24 +27,44 @@ const KNOWN_UNSUPPORTED: [string, (b: Buffer) => boolean][] = [
 
 export function decodeBase64(input: string): Buffer {
   const body = input.replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
-  if (body === '') throw badInput('vehiclePicture is empty: send a base64-encoded JPEG or PNG image.', { argument: 'vehiclePicture' });
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(body)) throw badInput('vehiclePicture is not valid base64.', { argument: 'vehiclePicture' });
+  if (body === '')
+    throw badInput('vehiclePicture is empty: send a base64-encoded JPEG or PNG image.', {
+      argument: 'vehiclePicture',
+    });
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(body))
+    throw badInput('vehiclePicture is not valid base64.', { argument: 'vehiclePicture' });
   if (body.length > Math.ceil((MAX_BYTES * 4) / 3) + 4) {
-    throw badInput(`vehiclePicture is too large: at most ${MAX_BYTES / 1024 / 1024} MB once decoded.`, { argument: 'vehiclePicture' });
+    throw badInput(`vehiclePicture is too large: at most ${MAX_BYTES / 1024 / 1024} MB once decoded.`, {
+      argument: 'vehiclePicture',
+    });
   }
   return Buffer.from(body, 'base64');
 }
 
 export function imageType(bytes: Buffer): ImageType {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'png';
   const head = bytes.subarray(0, 6).toString('latin1');
   if (head === 'GIF87a' || head === 'GIF89a') {
-    throw badInput('vehiclePicture is a GIF image: GIF is not supported; send a JPEG or PNG image.', { argument: 'vehiclePicture', imageType: 'gif' });
+    throw badInput('vehiclePicture is a GIF image: GIF is not supported; send a JPEG or PNG image.', {
+      argument: 'vehiclePicture',
+      imageType: 'gif',
+    });
   }
   const known = KNOWN_UNSUPPORTED.find(([, test]) => test(bytes));
-  if (known) throw badInput(`vehiclePicture is a ${known[0]} image, which is not supported; send a JPEG or PNG image.`, { argument: 'vehiclePicture' });
-  throw badInput('vehiclePicture is not a JPEG or PNG image (its content is not a recognized image format).', { argument: 'vehiclePicture' });
+  if (known)
+    throw badInput(
+      `vehiclePicture is a ${known[0]} image, which is not supported; send a JPEG or PNG image.`,
+      { argument: 'vehiclePicture' },
+    );
+  throw badInput(
+    'vehiclePicture is not a JPEG or PNG image (its content is not a recognized image format).',
+    { argument: 'vehiclePicture' },
+  );
 }
 
 export interface DecodedImage {
@@ -55,7 +78,10 @@ export interface DecodedImage {
 /** Fully decodes the image (so a truncated file fails here, not later) to grayscale pixels. */
 export async function loadImage(bytes: Buffer): Promise<DecodedImage> {
   const type = imageType(bytes);
-  const corrupt = () => badInput(`vehiclePicture could not be decoded: the ${type.toUpperCase()} data is corrupt or truncated.`, { argument: 'vehiclePicture' });
+  const corrupt = () =>
+    badInput(`vehiclePicture could not be decoded: the ${type.toUpperCase()} data is corrupt or truncated.`, {
+      argument: 'vehiclePicture',
+    });
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
@@ -64,7 +90,10 @@ export async function loadImage(bytes: Buffer): Promise<DecodedImage> {
   }
   const [w, h] = [meta.width ?? 0, meta.height ?? 0];
   if (w < MIN_SIDE || h < MIN_SIDE || w > MAX_SIDE || h > MAX_SIDE) {
-    throw badInput(`vehiclePicture is ${w}×${h} pixels: width and height must be between ${MIN_SIDE} and ${MAX_SIDE}.`, { argument: 'vehiclePicture' });
+    throw badInput(
+      `vehiclePicture is ${w}×${h} pixels: width and height must be between ${MIN_SIDE} and ${MAX_SIDE}.`,
+      { argument: 'vehiclePicture' },
+    );
   }
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'truncated' })

@@ -19,8 +19,16 @@ export class OcrPool {
       const scheduler = createScheduler();
       const workers = await Promise.all(
         Array.from({ length: this.size }, async () => {
-          const worker = await createWorker('eng', 1, { langPath: ENG.langPath, gzip: ENG.gzip, cacheMethod: 'none' });
-          await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_LINE, tessedit_char_whitelist: PLATE_CHARACTERS, user_defined_dpi: '300' });
+          const worker = await createWorker('eng', 1, {
+            langPath: ENG.langPath,
+            gzip: ENG.gzip,
+            cacheMethod: 'none',
+          });
+          await worker.setParameters({
+            tessedit_pageseg_mode: PSM.SINGLE_LINE,
+            tessedit_char_whitelist: PLATE_CHARACTERS,
+            user_defined_dpi: '300',
+          });
           return worker;
         }),
       );

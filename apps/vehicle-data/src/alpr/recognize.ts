@@ -32,7 +32,9 @@ const heightsFor = (box: Box) => [...new Set([Math.max(48, Math.min(box.height, 
 const GOOD_ENOUGH = 75;
 
 async function cropPng(image: DecodedImage, box: Box, angle: number, targetHeight: number): Promise<Buffer> {
-  let pipeline = sharp(image.gray, { raw: { width: image.width, height: image.height, channels: 1 } }).extract({
+  let pipeline = sharp(image.gray, {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  }).extract({
     left: box.x,
     top: box.y,
     width: box.width,
@@ -54,7 +56,13 @@ function candidates(text: string, lines: { text: string; confidence: number }[],
   for (const l of lines) out.push({ text: l.text, confidence: l.confidence });
   out.push({ text: text.replace(/\n/g, ' '), confidence: pageConfidence });
   return out
-    .map((c) => ({ text: c.text.replace(/[^A-Z0-9\- ]/g, '').replace(/\s+/g, ' ').replace(/^[\s-]+|[\s-]+$/g, ''), confidence: c.confidence }))
+    .map((c) => ({
+      text: c.text
+        .replace(/[^A-Z0-9\- ]/g, '')
+        .replace(/\s+/g, ' ')
+        .replace(/^[\s-]+|[\s-]+$/g, ''),
+      confidence: c.confidence,
+    }))
     .filter((c) => c.text.length >= 2);
 }
 
@@ -74,10 +82,16 @@ export interface PlateReading extends Match {
 }
 
 /** Reads the plate of a picture (no database): checks, localization, OCR, format match. */
-export async function readPlate(ocr: Pick<OcrPool, 'recognize'>, input: AlprInput): Promise<PlateReading | null> {
+export async function readPlate(
+  ocr: Pick<OcrPool, 'recognize'>,
+  input: AlprInput,
+): Promise<PlateReading | null> {
   const country = normalizeCountry(input.country);
   const region = input.region?.trim().toUpperCase() || null;
-  if (region && !/^[A-Z]{2}$/.test(region)) throw badInput(`region must be a two-letter region code such as CA (got "${input.region}").`, { argument: 'region' });
+  if (region && !/^[A-Z]{2}$/.test(region))
+    throw badInput(`region must be a two-letter region code such as CA (got "${input.region}").`, {
+      argument: 'region',
+    });
   const countryKey = country === 'US' && region ? `US-${region}` : country;
   countryFormats(countryKey);
   const image = await loadImage(decodeBase64(input.vehiclePicture));
@@ -115,7 +129,8 @@ export async function recognizePlate(loaders: VehicleDataLoaders, input: AlprInp
   const { countryKey, country, region } = found;
   const vehicles = await decodePlate(loaders, found.normalized, countryKey);
   const year = input.year ?? null;
-  const modelYear = (v: Record<string, unknown>) => (v.extraInfo as { modelYear?: number } | null)?.modelYear ?? null;
+  const modelYear = (v: Record<string, unknown>) =>
+    (v.extraInfo as { modelYear?: number } | null)?.modelYear ?? null;
   const vehicle = vehicles.find((v) => year == null || modelYear(v) == null || modelYear(v) === year) ?? null;
   return {
     plate: {

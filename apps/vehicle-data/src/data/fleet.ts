@@ -11,10 +11,15 @@ function fleetPresent(knex: Knex): Promise<boolean> {
   let p = present.get(knex);
   if (!p) {
     p = knex
-      .raw(`select to_regclass('fleet.vehicles') is not null and to_regclass('fleet.group_closure') is not null as ok`)
+      .raw(
+        `select to_regclass('fleet.vehicles') is not null and to_regclass('fleet.group_closure') is not null as ok`,
+      )
       .then((r: { rows: { ok: boolean }[] }) => r.rows[0]?.ok === true);
     present.set(knex, p);
-    p.then((ok) => !ok && present.delete(knex), () => present.delete(knex));
+    p.then(
+      (ok) => !ok && present.delete(knex),
+      () => present.delete(knex),
+    );
   }
   return p;
 }
@@ -40,10 +45,22 @@ export interface FleetVehicleRow {
 }
 
 /** Visible fleet vehicles whose plate, without separators and in upper case, equals `normalized`. */
-export async function fleetVehiclesByPlate(knex: Knex, viewer: string, normalized: string): Promise<FleetVehicleRow[]> {
+export async function fleetVehiclesByPlate(
+  knex: Knex,
+  viewer: string,
+  normalized: string,
+): Promise<FleetVehicleRow[]> {
   if (!(await fleetPresent(knex))) return [];
   return knex('fleet.vehicles as v')
-    .select('v.id as id', 'v.vin as vin', 'v.plate as plate', 'v.make as make', 'v.model as model', 'v.model_year as year', 'v.fuel_type as fuelType')
+    .select(
+      'v.id as id',
+      'v.vin as vin',
+      'v.plate as plate',
+      'v.make as make',
+      'v.model as model',
+      'v.model_year as year',
+      'v.fuel_type as fuelType',
+    )
     .whereRaw(`upper(regexp_replace(v.plate, '[^A-Za-z0-9]', '', 'g')) = ?`, [normalized])
     .whereIn('v.id', visibleVehicles(knex, viewer))
     .orderBy('v.id');

@@ -18,8 +18,18 @@ export interface ObdexRecord {
   components?: string[];
   causes?: { likelihood: string | null; label: Localized }[];
   symptoms?: Localized[];
-  repair?: { difficulty?: string; diy_possible?: boolean; estimated_cost_eur?: number[]; estimated_hours?: number[] };
-  flags?: { mil?: boolean; emissions_relevant?: boolean; drive_cycle_required?: boolean; limp_mode_possible?: boolean };
+  repair?: {
+    difficulty?: string;
+    diy_possible?: boolean;
+    estimated_cost_eur?: number[];
+    estimated_hours?: number[];
+  };
+  flags?: {
+    mil?: boolean;
+    emissions_relevant?: boolean;
+    drive_cycle_required?: boolean;
+    limp_mode_possible?: boolean;
+  };
   related?: string[];
 }
 
@@ -35,24 +45,70 @@ let catalog: DtcCatalog | null = null;
 export function dtcCatalog(): DtcCatalog {
   if (!catalog) {
     const read = (file: string) => JSON.parse(readFileSync(join(DTC_DATA_DIR, file), 'utf8'));
-    const wal33d = read('wal33d.json') as { generic: Record<string, string>; makes: Record<string, Record<string, string>> };
-    catalog = { obdex: read('obdex.json'), generic: wal33d.generic, makes: wal33d.makes, germanTitles: read('supplement-de.json') };
+    const wal33d = read('wal33d.json') as {
+      generic: Record<string, string>;
+      makes: Record<string, Record<string, string>>;
+    };
+    catalog = {
+      obdex: read('obdex.json'),
+      generic: wal33d.generic,
+      makes: wal33d.makes,
+      germanTitles: read('supplement-de.json'),
+    };
   }
   return catalog;
 }
 
 /** Brand names (lower case) to the Wal33D table keys to try, most specific first. */
 const MAKE_TABLES: Record<string, string[]> = {
-  chevrolet: ['chevy', 'gm'], chevy: ['chevy', 'gm'], buick: ['buick', 'gm'], cadillac: ['cadillac', 'gm'], gmc: ['gmc', 'gm'],
-  pontiac: ['pontiac', 'gm'], oldsmobile: ['oldsmobile', 'gm'], saturn: ['saturn', 'gm'], geo: ['geo', 'gm'], gm: ['gm'],
-  'general motors': ['gm'], opel: ['gm'], vauxhall: ['gm'],
-  acura: ['acura', 'honda'], honda: ['honda'], lexus: ['lexus', 'toyota'], toyota: ['toyota'], scion: ['toyota'],
-  infiniti: ['infiniti', 'nissan'], nissan: ['nissan'], datsun: ['nissan'],
-  ford: ['ford'], lincoln: ['lincoln', 'ford'], mercury: ['mercury', 'ford'],
-  chrysler: ['chrysler'], dodge: ['dodge', 'chrysler'], jeep: ['jeep', 'chrysler'], plymouth: ['plymouth', 'chrysler'], ram: ['dodge', 'chrysler'],
-  volkswagen: ['volkswagen'], vw: ['volkswagen'], audi: ['audi', 'volkswagen'], seat: ['volkswagen'], 'škoda': ['volkswagen'], skoda: ['volkswagen'],
-  bmw: ['bmw'], mini: ['bmw'], mercedes: ['mercedes'], 'mercedes-benz': ['mercedes'], 'mercedes-amg': ['mercedes'], smart: ['mercedes'],
-  jaguar: ['jaguar'], kia: ['kia'], hyundai: ['kia'], mazda: ['mazda'], mitsubishi: ['mitsubishi'], subaru: ['subaru'], suzuki: ['suzuki'],
+  chevrolet: ['chevy', 'gm'],
+  chevy: ['chevy', 'gm'],
+  buick: ['buick', 'gm'],
+  cadillac: ['cadillac', 'gm'],
+  gmc: ['gmc', 'gm'],
+  pontiac: ['pontiac', 'gm'],
+  oldsmobile: ['oldsmobile', 'gm'],
+  saturn: ['saturn', 'gm'],
+  geo: ['geo', 'gm'],
+  gm: ['gm'],
+  'general motors': ['gm'],
+  opel: ['gm'],
+  vauxhall: ['gm'],
+  acura: ['acura', 'honda'],
+  honda: ['honda'],
+  lexus: ['lexus', 'toyota'],
+  toyota: ['toyota'],
+  scion: ['toyota'],
+  infiniti: ['infiniti', 'nissan'],
+  nissan: ['nissan'],
+  datsun: ['nissan'],
+  ford: ['ford'],
+  lincoln: ['lincoln', 'ford'],
+  mercury: ['mercury', 'ford'],
+  chrysler: ['chrysler'],
+  dodge: ['dodge', 'chrysler'],
+  jeep: ['jeep', 'chrysler'],
+  plymouth: ['plymouth', 'chrysler'],
+  ram: ['dodge', 'chrysler'],
+  volkswagen: ['volkswagen'],
+  vw: ['volkswagen'],
+  audi: ['audi', 'volkswagen'],
+  seat: ['volkswagen'],
+  škoda: ['volkswagen'],
+  skoda: ['volkswagen'],
+  bmw: ['bmw'],
+  mini: ['bmw'],
+  mercedes: ['mercedes'],
+  'mercedes-benz': ['mercedes'],
+  'mercedes-amg': ['mercedes'],
+  smart: ['mercedes'],
+  jaguar: ['jaguar'],
+  kia: ['kia'],
+  hyundai: ['kia'],
+  mazda: ['mazda'],
+  mitsubishi: ['mitsubishi'],
+  subaru: ['subaru'],
+  suzuki: ['suzuki'],
 };
 
 /** The manufacturer tables for a brand name, or [] when the data has none. */

@@ -50,20 +50,28 @@ export const MAX_CODES = 200;
 
 const TEXT = {
   EN: {
-    unknown: (s: DtcStructure) => `Unknown code ${s.code}: no description in the ${s.generic ? 'generic' : 'manufacturer'} tables${s.generic ? '' : ' for this make'}`,
+    unknown: (s: DtcStructure) =>
+      `Unknown code ${s.code}: no description in the ${s.generic ? 'generic' : 'manufacturer'} tables${s.generic ? '' : ' for this make'}`,
     generic: 'generic (SAE J2012)',
     genericEu: 'generic (SAE J2012 / EOBD)',
     manufacturer: 'manufacturer-specific',
     failureType: 'failure type',
     likelihood: { high: 'likely', medium: 'possible', low: 'rare' } as Record<string, string>,
     difficulty: { easy: 'easy', medium: 'moderate', hard: 'hard' } as Record<string, string>,
-    repair: (d: string | null, diy: boolean | undefined, cost: number[] | undefined, hours: number[] | undefined) =>
+    repair: (
+      d: string | null,
+      diy: boolean | undefined,
+      cost: number[] | undefined,
+      hours: number[] | undefined,
+    ) =>
       [
         d ? `Repair difficulty: ${d}` : null,
         diy === undefined ? null : diy ? 'possible as a do-it-yourself repair' : 'leave to a workshop',
         cost ? `estimated cost ${cost[0]}–${cost[1]} EUR` : null,
         hours ? `${hours[0]}–${hours[1]} h of labour` : null,
-      ].filter(Boolean).join('; '),
+      ]
+        .filter(Boolean)
+        .join('; '),
     related: 'Related codes',
     mil: 'Malfunction indicator lamp (check engine) on',
     limp: 'Limp mode possible',
@@ -71,20 +79,28 @@ const TEXT = {
     emissions: 'Emissions relevant',
   },
   DE: {
-    unknown: (s: DtcStructure) => `Unbekannter Code ${s.code}: keine Beschreibung in den ${s.generic ? 'generischen' : 'herstellerspezifischen'} Tabellen${s.generic ? '' : ' für diese Marke'}`,
+    unknown: (s: DtcStructure) =>
+      `Unbekannter Code ${s.code}: keine Beschreibung in den ${s.generic ? 'generischen' : 'herstellerspezifischen'} Tabellen${s.generic ? '' : ' für diese Marke'}`,
     generic: 'generisch (SAE J2012)',
     genericEu: 'generisch (SAE J2012 / EOBD)',
     manufacturer: 'herstellerspezifisch',
     failureType: 'Fehlerart',
     likelihood: { high: 'wahrscheinlich', medium: 'möglich', low: 'selten' } as Record<string, string>,
     difficulty: { easy: 'einfach', medium: 'mittel', hard: 'schwer' } as Record<string, string>,
-    repair: (d: string | null, diy: boolean | undefined, cost: number[] | undefined, hours: number[] | undefined) =>
+    repair: (
+      d: string | null,
+      diy: boolean | undefined,
+      cost: number[] | undefined,
+      hours: number[] | undefined,
+    ) =>
       [
         d ? `Reparaturaufwand: ${d}` : null,
         diy === undefined ? null : diy ? 'in Eigenregie möglich' : 'Werkstatt empfohlen',
         cost ? `geschätzte Kosten ${cost[0]}–${cost[1]} EUR` : null,
         hours ? `${hours[0]}–${hours[1]} h Arbeitszeit` : null,
-      ].filter(Boolean).join('; '),
+      ]
+        .filter(Boolean)
+        .join('; '),
     related: 'Verwandte Codes',
     mil: 'Motorkontrollleuchte (MIL) an',
     limp: 'Notlauf möglich',
@@ -93,10 +109,18 @@ const TEXT = {
   },
 };
 
-const SYSTEM_DE: Record<string, string> = { Powertrain: 'Antrieb', Body: 'Karosserie', Chassis: 'Fahrwerk', Network: 'Netzwerk' };
+const SYSTEM_DE: Record<string, string> = {
+  Powertrain: 'Antrieb',
+  Body: 'Karosserie',
+  Chassis: 'Fahrwerk',
+  Network: 'Netzwerk',
+};
 
 export function decodeDtcs(input: DecodeDtcsInput): (Dtc | null)[] {
-  if (input.codes.length > MAX_CODES) throw badInput(`codes may hold at most ${MAX_CODES} codes (got ${input.codes.length}).`, { argument: 'codes' });
+  if (input.codes.length > MAX_CODES)
+    throw badInput(`codes may hold at most ${MAX_CODES} codes (got ${input.codes.length}).`, {
+      argument: 'codes',
+    });
   const allowFailureType = input.protocol === 'UDS';
   // Validate every code first, so one malformed code fails the whole call with its name.
   const structures = input.codes.map((c) => (c == null ? null : parseDtc(c, allowFailureType)));
@@ -120,11 +144,16 @@ function decodeOne(s: DtcStructure, input: DecodeDtcsInput): Dtc {
   const obdex: ObdexRecord | undefined = catalog.obdex[s.code];
   const fromObdex = (): [string, string] | null => (obdex ? [pick(obdex.title)!, 'obdex'] : null);
   const fromGeneric = (): [string, string] | null => {
-    if (key === 'de' && catalog.germanTitles[s.code]) return [catalog.germanTitles[s.code]!, 'vehicle-data:de'];
+    if (key === 'de' && catalog.germanTitles[s.code])
+      return [catalog.germanTitles[s.code]!, 'vehicle-data:de'];
     const title = catalog.generic[s.code];
     return title ? [title, 'wal33d:generic'] : null;
   };
-  const order = input.oem ? [fromMake, fromObdex, fromGeneric] : s.generic ? [fromObdex, fromGeneric, fromMake] : [fromObdex, fromMake, fromGeneric];
+  const order = input.oem
+    ? [fromMake, fromObdex, fromGeneric]
+    : s.generic
+      ? [fromObdex, fromGeneric, fromMake]
+      : [fromObdex, fromMake, fromGeneric];
   let found: [string, string] | null = null;
   for (const lookup of order) if ((found = lookup())) break;
   // OBDex details apply unless a manufacturer table redefines a manufacturer-specific code.
@@ -137,20 +166,36 @@ function decodeOne(s: DtcStructure, input: DecodeDtcsInput): Dtc {
     `${systemName} – ${classification}`,
     s.subsystem,
     s.failureType ? `${t.failureType} 0x${s.failureType}` : null,
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 
-  const causes = details?.causes?.map((c) => `${pick(c.label)}${c.likelihood ? ` (${t.likelihood[c.likelihood] ?? c.likelihood})` : ''}`);
+  const causes = details?.causes?.map(
+    (c) => `${pick(c.label)}${c.likelihood ? ` (${t.likelihood[c.likelihood] ?? c.likelihood})` : ''}`,
+  );
   const symptoms = details?.symptoms?.map((x) => pick(x));
   const repair = details?.repair;
   const recommendation = repair
     ? [
-        t.repair(repair.difficulty ? (t.difficulty[repair.difficulty] ?? repair.difficulty) : null, repair.diy_possible, repair.estimated_cost_eur, repair.estimated_hours),
+        t.repair(
+          repair.difficulty ? (t.difficulty[repair.difficulty] ?? repair.difficulty) : null,
+          repair.diy_possible,
+          repair.estimated_cost_eur,
+          repair.estimated_hours,
+        ),
         details?.related?.length ? `${t.related}: ${details.related.join(', ')}` : null,
-      ].filter(Boolean).join('. ')
+      ]
+        .filter(Boolean)
+        .join('. ')
     : null;
   const flags = details?.flags;
   const warnings = flags
-    ? [flags.mil ? t.mil : null, flags.limp_mode_possible ? t.limp : null, flags.emissions_relevant ? t.emissions : null, flags.drive_cycle_required ? t.driveCycle : null].filter(Boolean)
+    ? [
+        flags.mil ? t.mil : null,
+        flags.limp_mode_possible ? t.limp : null,
+        flags.emissions_relevant ? t.emissions : null,
+        flags.drive_cycle_required ? t.driveCycle : null,
+      ].filter(Boolean)
     : [];
   const risks = details ? riskOf(s, details) : null;
   const source = found?.[1] ?? 'none';
@@ -181,10 +226,27 @@ function decodeOne(s: DtcStructure, input: DecodeDtcsInput): Dtc {
 function riskOf(s: DtcStructure, r: ObdexRecord) {
   const flags = r.flags ?? {};
   const maxCost = r.repair?.estimated_cost_eur?.[1];
-  const damage: DtcRisk = maxCost == null ? (r.repair?.difficulty === 'hard' ? 'MEDIUM' : 'LOW') : maxCost >= 1000 ? 'HIGH' : maxCost >= 300 ? 'MEDIUM' : 'LOW';
+  const damage: DtcRisk =
+    maxCost == null
+      ? r.repair?.difficulty === 'hard'
+        ? 'MEDIUM'
+        : 'LOW'
+      : maxCost >= 1000
+        ? 'HIGH'
+        : maxCost >= 300
+          ? 'MEDIUM'
+          : 'LOW';
   const availability: DtcRisk = flags.limp_mode_possible ? 'HIGH' : flags.mil ? 'LOW' : 'NO';
   const emissions: DtcRisk = flags.emissions_relevant ? (flags.mil ? 'HIGH' : 'MEDIUM') : 'NO';
-  const safetyCritical = s.system === 'C' || (r.components ?? []).some((c) => /brake|abs|steer|airbag|srs|tire|tyre|stability/.test(c));
-  const safety: DtcRisk = safetyCritical ? (flags.limp_mode_possible || flags.mil ? 'HIGH' : 'MEDIUM') : flags.limp_mode_possible ? 'LOW' : 'NO';
+  const safetyCritical =
+    s.system === 'C' ||
+    (r.components ?? []).some((c) => /brake|abs|steer|airbag|srs|tire|tyre|stability/.test(c));
+  const safety: DtcRisk = safetyCritical
+    ? flags.limp_mode_possible || flags.mil
+      ? 'HIGH'
+      : 'MEDIUM'
+    : flags.limp_mode_possible
+      ? 'LOW'
+      : 'NO';
   return { safety, damage, availability, emissions };
 }

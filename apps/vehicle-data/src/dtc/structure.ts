@@ -78,7 +78,8 @@ export function parseDtc(input: string, allowFailureType: boolean): DtcStructure
     system,
     systemName: SYSTEM_NAMES[system],
     generic,
-    subsystem: system === 'P' && (second === 0 || second === 2) ? (POWERTRAIN_SUBSYSTEMS[third] ?? null) : null,
+    subsystem:
+      system === 'P' && (second === 0 || second === 2) ? (POWERTRAIN_SUBSYSTEMS[third] ?? null) : null,
     raw: `${firstNibble.toString(16).toUpperCase()}${code.slice(2)}`,
     failureType: m[5] ?? null,
   };

@@ -11,9 +11,20 @@ interface CountryFormats {
 }
 
 const NL_SIDECODES = [
-  /^[A-Z]{2}\d{2}\d{2}$/, /^\d{2}\d{2}[A-Z]{2}$/, /^\d{2}[A-Z]{2}\d{2}$/, /^[A-Z]{2}\d{2}[A-Z]{2}$/, /^[A-Z]{2}[A-Z]{2}\d{2}$/,
-  /^\d{2}[A-Z]{2}[A-Z]{2}$/, /^\d{2}[A-Z]{3}\d$/, /^\d[A-Z]{3}\d{2}$/, /^[A-Z]{2}\d{3}[A-Z]$/, /^[A-Z]\d{3}[A-Z]{2}$/,
-  /^[A-Z]{3}\d{2}[A-Z]$/, /^[A-Z]\d{2}[A-Z]{3}$/, /^\d[A-Z]{2}\d{3}$/, /^\d{3}[A-Z]{2}\d$/,
+  /^[A-Z]{2}\d{2}\d{2}$/,
+  /^\d{2}\d{2}[A-Z]{2}$/,
+  /^\d{2}[A-Z]{2}\d{2}$/,
+  /^[A-Z]{2}\d{2}[A-Z]{2}$/,
+  /^[A-Z]{2}[A-Z]{2}\d{2}$/,
+  /^\d{2}[A-Z]{2}[A-Z]{2}$/,
+  /^\d{2}[A-Z]{3}\d$/,
+  /^\d[A-Z]{3}\d{2}$/,
+  /^[A-Z]{2}\d{3}[A-Z]$/,
+  /^[A-Z]\d{3}[A-Z]{2}$/,
+  /^[A-Z]{3}\d{2}[A-Z]$/,
+  /^[A-Z]\d{2}[A-Z]{3}$/,
+  /^\d[A-Z]{2}\d{3}$/,
+  /^\d{3}[A-Z]{2}\d$/,
 ];
 const US_GENERIC = { pattern: /^[A-Z0-9]{1,8}$/, example: '1 to 8 letters and digits' };
 
@@ -25,7 +36,15 @@ export const PLATE_FORMATS: Record<string, CountryFormats> = {
       { pattern: /^\d{1,4}[A-Z]{1,3}(\d{2}|2A|2B|97\d)$/, example: '1234 AB 56 (FNI, before 2009)' },
     ],
   },
-  DE: { name: 'German', formats: [{ pattern: /^[A-ZÄÖÜ]{1,3}[A-Z]{1,2}[1-9]\d{0,3}[EH]?$/, example: 'M-AB 1234 (district, letters, number; E for electric, H for historic)' }] },
+  DE: {
+    name: 'German',
+    formats: [
+      {
+        pattern: /^[A-ZÄÖÜ]{1,3}[A-Z]{1,2}[1-9]\d{0,3}[EH]?$/,
+        example: 'M-AB 1234 (district, letters, number; E for electric, H for historic)',
+      },
+    ],
+  },
   ES: {
     name: 'Spanish',
     formats: [
@@ -33,8 +52,14 @@ export const PLATE_FORMATS: Record<string, CountryFormats> = {
       { pattern: /^[A-Z]{1,2}\d{4}[A-Z]{1,2}$/, example: 'M 1234 AB (provincial, before 2000)' },
     ],
   },
-  IT: { name: 'Italian', formats: [{ pattern: /^[A-HJ-NPR-TV-Z]{2}\d{3}[A-HJ-NPR-TV-Z]{2}$/, example: 'AB 123 CD' }] },
-  NL: { name: 'Dutch', formats: NL_SIDECODES.map((pattern) => ({ pattern, example: '1-KBB-34 (one of the sidecodes)' })) },
+  IT: {
+    name: 'Italian',
+    formats: [{ pattern: /^[A-HJ-NPR-TV-Z]{2}\d{3}[A-HJ-NPR-TV-Z]{2}$/, example: 'AB 123 CD' }],
+  },
+  NL: {
+    name: 'Dutch',
+    formats: NL_SIDECODES.map((pattern) => ({ pattern, example: '1-KBB-34 (one of the sidecodes)' })),
+  },
   BE: {
     name: 'Belgian',
     formats: [
@@ -51,14 +76,38 @@ export const PLATE_FORMATS: Record<string, CountryFormats> = {
     ],
   },
   US: { name: 'United States', formats: [US_GENERIC] },
-  'US-CA': { name: 'California', formats: [{ pattern: /^\d[A-Z]{3}\d{3}$/, example: '7ABC123' }, { pattern: /^[A-Z0-9]{2,7}$/, example: 'personalized, 2 to 7 characters' }] },
-  'US-NY': { name: 'New York', formats: [{ pattern: /^[A-Z]{3}\d{4}$/, example: 'ABC1234' }, { pattern: /^[A-Z0-9]{2,8}$/, example: 'personalized, 2 to 8 characters' }] },
-  'US-TX': { name: 'Texas', formats: [{ pattern: /^[A-Z]{3}\d{4}$/, example: 'ABC1234' }, { pattern: /^[A-Z0-9]{2,7}$/, example: 'personalized, 2 to 7 characters' }] },
-  'US-FL': { name: 'Florida', formats: [{ pattern: /^[A-Z0-9]{4,7}$/, example: 'ABCD12 (4 to 7 characters)' }] },
+  'US-CA': {
+    name: 'California',
+    formats: [
+      { pattern: /^\d[A-Z]{3}\d{3}$/, example: '7ABC123' },
+      { pattern: /^[A-Z0-9]{2,7}$/, example: 'personalized, 2 to 7 characters' },
+    ],
+  },
+  'US-NY': {
+    name: 'New York',
+    formats: [
+      { pattern: /^[A-Z]{3}\d{4}$/, example: 'ABC1234' },
+      { pattern: /^[A-Z0-9]{2,8}$/, example: 'personalized, 2 to 8 characters' },
+    ],
+  },
+  'US-TX': {
+    name: 'Texas',
+    formats: [
+      { pattern: /^[A-Z]{3}\d{4}$/, example: 'ABC1234' },
+      { pattern: /^[A-Z0-9]{2,7}$/, example: 'personalized, 2 to 7 characters' },
+    ],
+  },
+  'US-FL': {
+    name: 'Florida',
+    formats: [{ pattern: /^[A-Z0-9]{4,7}$/, example: 'ABCD12 (4 to 7 characters)' }],
+  },
 };
 
 export function normalizePlate(plate: string): string {
-  return plate.normalize('NFC').replace(/[\s\-.·]/g, '').toUpperCase();
+  return plate
+    .normalize('NFC')
+    .replace(/[\s\-.·]/g, '')
+    .toUpperCase();
 }
 
 /** Canonical country key: FR, DE, ..., GB for UK, US or US-XX for a state. */
@@ -66,7 +115,10 @@ export function normalizeCountry(country: string): string {
   const c = country.trim().toUpperCase().replace('_', '-');
   if (c === 'UK') return 'GB';
   if (/^US-[A-Z]{2}$/.test(c) || /^[A-Z]{2}$/.test(c)) return c;
-  throw badInput(`country must be an ISO 3166 alpha-2 code such as FR, or US-<state> such as US-CA (got "${country}").`, { argument: 'country' });
+  throw badInput(
+    `country must be an ISO 3166 alpha-2 code such as FR, or US-<state> such as US-CA (got "${country}").`,
+    { argument: 'country' },
+  );
 }
 
 export interface CheckedPlate {
@@ -81,18 +133,27 @@ export function checkPlate(plate: string, country: string): CheckedPlate {
   const normalized = normalizePlate(plate);
   if (normalized === '' || !rules.formats.some((f) => f.pattern.test(normalized))) {
     const examples = [...new Set(rules.formats.map((f) => f.example))].join('; ');
-    throw badInput(`"${plate}" is not a valid ${rules.name} plate; expected ${examples}.`, { argument: 'plate' });
+    throw badInput(`"${plate}" is not a valid ${rules.name} plate; expected ${examples}.`, {
+      argument: 'plate',
+    });
   }
   return { country: key, plate: normalized };
 }
 
 /** The formats of a normalized country key; BAD_USER_INPUT for a country without plate rules. */
 export function countryFormats(key: string): CountryFormats {
-  const rules = PLATE_FORMATS[key] ?? (key.startsWith('US-') ? { name: `US state ${key.slice(3)}`, formats: [US_GENERIC] } : null);
+  const rules =
+    PLATE_FORMATS[key] ??
+    (key.startsWith('US-') ? { name: `US state ${key.slice(3)}`, formats: [US_GENERIC] } : null);
   if (!rules) {
-    throw badInput(`Plates of ${key} are not supported; supported countries: ${Object.keys(PLATE_FORMATS).filter((k) => !k.startsWith('US-')).join(', ')} and US-<state>.`, {
-      argument: 'country',
-    });
+    throw badInput(
+      `Plates of ${key} are not supported; supported countries: ${Object.keys(PLATE_FORMATS)
+        .filter((k) => !k.startsWith('US-'))
+        .join(', ')} and US-<state>.`,
+      {
+        argument: 'country',
+      },
+    );
   }
   return rules;
 }

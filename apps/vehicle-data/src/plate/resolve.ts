@@ -28,8 +28,17 @@ interface RegistryRow {
 async function registryRows(knex: Knex, country: string, plate: string): Promise<RegistryRow[]> {
   const q = knex('vehicle_data.plate_registry as p')
     .select(
-      'p.country as country', 'p.plate as plate', 'p.plate_display as plateDisplay', 'p.vin as vin', 'p.make as make', 'p.model as model',
-      'p.model_year as year', 'p.fuel_type as fuelType', 'p.color as color', 'p.reference_id as referenceId', 'p.first_registration as firstRegistration',
+      'p.country as country',
+      'p.plate as plate',
+      'p.plate_display as plateDisplay',
+      'p.vin as vin',
+      'p.make as make',
+      'p.model as model',
+      'p.model_year as year',
+      'p.fuel_type as fuelType',
+      'p.color as color',
+      'p.reference_id as referenceId',
+      'p.first_registration as firstRegistration',
     )
     .where('p.plate', plate)
     .orderBy(['p.country', 'p.plate']);
@@ -59,23 +68,48 @@ function dateParts(value: Date | string | null) {
   };
 }
 
-async function fromVin(loaders: VehicleDataLoaders, vin: string | null, id: string, source: string): Promise<DecodeVinResult> {
+async function fromVin(
+  loaders: VehicleDataLoaders,
+  vin: string | null,
+  id: string,
+  source: string,
+): Promise<DecodeVinResult> {
   if (vin) {
     const decoded = await decodeVinStructure(vin, loaders.vpic, null);
-    return { ...decoded, id, verified: true, extraInfo: { ...(decoded.extraInfo as object), source: `${source}; VIN: ${(decoded.extraInfo as { source: string }).source}` } };
+    return {
+      ...decoded,
+      id,
+      verified: true,
+      extraInfo: {
+        ...(decoded.extraInfo as object),
+        source: `${source}; VIN: ${(decoded.extraInfo as { source: string }).source}`,
+      },
+    };
   }
   return { id, vin: null, verified: false, extraInfo: null, options: [] };
 }
 
-export async function decodePlate(loaders: VehicleDataLoaders, plateInput: string, countryInput: string): Promise<DecodeVinResult[]> {
+export async function decodePlate(
+  loaders: VehicleDataLoaders,
+  plateInput: string,
+  countryInput: string,
+): Promise<DecodeVinResult[]> {
   const { country, plate } = checkPlate(plateInput, countryInput);
-  const [fleet, registry] = await Promise.all([fleetVehiclesByPlate(loaders.knex, loaders.viewer, plate), registryRows(loaders.knex, country, plate)]);
+  const [fleet, registry] = await Promise.all([
+    fleetVehiclesByPlate(loaders.knex, loaders.viewer, plate),
+    registryRows(loaders.knex, country, plate),
+  ]);
   const results: DecodeVinResult[] = [];
   const seen = new Map<string, number>();
   for (const v of fleet) {
     const vin = validVin(v.vin);
     let r = await fromVin(loaders, vin, `fleet:${v.id}`, 'fleet vehicle');
-    r = fillMissing(r, { make: v.make, model: v.model, engineFuelType: fuelTypeOf(v.fuelType), plate: v.plate });
+    r = fillMissing(r, {
+      make: v.make,
+      model: v.model,
+      engineFuelType: fuelTypeOf(v.fuelType),
+      plate: v.plate,
+    });
     r.plate = v.plate;
     if (vin) seen.set(vin, results.length);
     results.push(r);
@@ -84,7 +118,12 @@ export async function decodePlate(loaders: VehicleDataLoaders, plateInput: strin
     const vin = validVin(row.vin);
     const reference = row.referenceId ? await referenceById(loaders.knex, row.referenceId) : null;
     const extra: Partial<DecodeVinResult> = {
-      plate: row.plateDisplay, make: row.make, model: row.model, color: row.color, engineFuelType: fuelTypeOf(row.fuelType), ...dateParts(row.firstRegistration),
+      plate: row.plateDisplay,
+      make: row.make,
+      model: row.model,
+      color: row.color,
+      engineFuelType: fuelTypeOf(row.fuelType),
+      ...dateParts(row.firstRegistration),
       ...(reference ? referenceFields(reference) : {}),
     };
     const known = vin ? seen.get(vin) : undefined;
@@ -92,7 +131,10 @@ export async function decodePlate(loaders: VehicleDataLoaders, plateInput: strin
       results[known] = fillMissing(results[known]!, extra);
       continue;
     }
-    const r = fillMissing(await fromVin(loaders, vin, `plate:${row.country}:${row.plate}`, 'plate registry'), extra);
+    const r = fillMissing(
+      await fromVin(loaders, vin, `plate:${row.country}:${row.plate}`, 'plate registry'),
+      extra,
+    );
     r.plate = row.plateDisplay;
     r.color = row.color;
     if (!r.extraInfo) r.verified = false;

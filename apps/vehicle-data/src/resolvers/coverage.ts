@@ -15,7 +15,10 @@ export const COVERAGE_PAGE_RULES = {
 } as const;
 const MAX_VINS = 50;
 
-const makesSpec: ListSpec = { select: ['mk.id as id', 'mk.name as name'], order: { columns: ['mk.name', 'mk.id'], fields: ['name', 'id'] } };
+const makesSpec: ListSpec = {
+  select: ['mk.id as id', 'mk.name as name'],
+  order: { columns: ['mk.name', 'mk.id'], fields: ['name', 'id'] },
+};
 const modelsSpec: ListSpec = {
   select: ['md.id as id', 'md.name as name', 'mk.name as make'],
   order: { columns: ['mk.name', 'md.name', 'md.id'], fields: ['make', 'name', 'id'] },
@@ -30,10 +33,20 @@ const BLACKLISTED = `exists (select 1 from vehicle_data.coverage_blacklists b wh
 function vehiclesSpec(knex: Knex): ListSpec {
   return {
     select: [
-      'cv.id as id', 'mk.name as make', 'md.name as model', 'cv.year as year', 'cv.energy_type as energyType', 'cv.powertrain as powertrain',
-      'cv.regions as regions', 'cv.parameters as parameters', knex.raw(`${BLACKLISTED} as blacklisted`),
+      'cv.id as id',
+      'mk.name as make',
+      'md.name as model',
+      'cv.year as year',
+      'cv.energy_type as energyType',
+      'cv.powertrain as powertrain',
+      'cv.regions as regions',
+      'cv.parameters as parameters',
+      knex.raw(`${BLACKLISTED} as blacklisted`),
     ],
-    order: { columns: ['mk.name', 'md.name', 'cv.year', 'cv.energy_type', 'cv.id'], fields: ['make', 'model', 'year', 'energyType', 'id'] },
+    order: {
+      columns: ['mk.name', 'md.name', 'cv.year', 'cv.energy_type', 'cv.id'],
+      fields: ['make', 'model', 'year', 'energyType', 'id'],
+    },
   };
 }
 
@@ -54,13 +67,31 @@ export const coverageQueries = {
   coverageMakes(_: unknown, args: PageArgs & { name?: string | null }, { loaders }: Ctx) {
     const base = loaders.knex('vehicle_data.coverage_makes as mk');
     if (args.name != null) base.whereILike('mk.name', `%${escapeLike(args.name.trim())}%`);
-    return rootPage(loaders, 'coverageMakes', makesSpec, COVERAGE_PAGE_RULES.makes, args, { name: args.name }, base);
+    return rootPage(
+      loaders,
+      'coverageMakes',
+      makesSpec,
+      COVERAGE_PAGE_RULES.makes,
+      args,
+      { name: args.name },
+      base,
+    );
   },
 
   coverageModels(_: unknown, args: PageArgs & { makes?: string[] | null }, { loaders }: Ctx) {
-    const base = loaders.knex('vehicle_data.coverage_models as md').join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id');
+    const base = loaders
+      .knex('vehicle_data.coverage_models as md')
+      .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id');
     if (args.makes) base.whereRaw('lower(mk.name) = any(?::text[])', [lower(args.makes)]);
-    return rootPage(loaders, 'coverageModels', modelsSpec, COVERAGE_PAGE_RULES.models, args, { makes: args.makes }, base);
+    return rootPage(
+      loaders,
+      'coverageModels',
+      modelsSpec,
+      COVERAGE_PAGE_RULES.models,
+      args,
+      { makes: args.makes },
+      base,
+    );
   },
 
   async coverageVehicles(_: unknown, args: VehiclesArgs, { loaders }: Ctx) {
@@ -76,10 +107,14 @@ export const coverageQueries = {
     if (args.energyTypes) base.whereIn('cv.energy_type', args.energyTypes);
     if (args.regions) base.whereRaw('cv.regions && ?::text[]', [args.regions]);
     if (args.powertrain) base.where('cv.powertrain', args.powertrain);
-    if (args.parameters) base.whereRaw('cv.parameters @> ?::text[]', [args.parameters.map((p) => p.trim().toLowerCase())]);
+    if (args.parameters)
+      base.whereRaw('cv.parameters @> ?::text[]', [args.parameters.map((p) => p.trim().toLowerCase())]);
     if (args.blacklisted != null) base.whereRaw(args.blacklisted ? BLACKLISTED : `not ${BLACKLISTED}`);
     if (args.vin) {
-      if (args.vin.length > MAX_VINS) throw badInput(`vin may hold at most ${MAX_VINS} VINs (got ${args.vin.length}).`, { argument: 'vin' });
+      if (args.vin.length > MAX_VINS)
+        throw badInput(`vin may hold at most ${MAX_VINS} VINs (got ${args.vin.length}).`, {
+          argument: 'vin',
+        });
       const decoded = await Promise.all(args.vin.map((v) => decodeOneVin(loaders, v, null)));
       base.where((any) => {
         any.whereRaw('false');
@@ -94,14 +129,27 @@ export const coverageQueries = {
         }
       });
     }
-    const page = await rootPage<{ parameters: string[] }>(loaders, 'coverageVehicles', vehiclesSpec(knex), COVERAGE_PAGE_RULES.vehicles, args, filters, base);
+    const page = await rootPage<{ parameters: string[] }>(
+      loaders,
+      'coverageVehicles',
+      vehiclesSpec(knex),
+      COVERAGE_PAGE_RULES.vehicles,
+      args,
+      filters,
+      base,
+    );
     for (const row of page.list) row.parameters = [...row.parameters].sort();
     return page;
   },
 
   coverageBlacklists(
     _: unknown,
-    args: PageArgs & { ids?: string[] | null; makes?: string[] | null; models?: string[] | null; years?: number[] | null },
+    args: PageArgs & {
+      ids?: string[] | null;
+      makes?: string[] | null;
+      models?: string[] | null;
+      years?: number[] | null;
+    },
     { loaders }: Ctx,
   ) {
     const { knex } = loaders;
@@ -111,6 +159,14 @@ export const coverageQueries = {
     if (args.makes) base.whereRaw('lower(b.make) = any(?::text[])', [lower(args.makes)]);
     if (args.models) base.whereRaw('lower(b.model) = any(?::text[])', [lower(args.models)]);
     if (args.years) base.where((q) => q.whereNull('b.year').orWhereIn('b.year', args.years!));
-    return rootPage(loaders, 'coverageBlacklists', blacklistsSpec, COVERAGE_PAGE_RULES.blacklists, args, filters, base);
+    return rootPage(
+      loaders,
+      'coverageBlacklists',
+      blacklistsSpec,
+      COVERAGE_PAGE_RULES.blacklists,
+      args,
+      filters,
+      base,
+    );
   },
 };

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { applyKeyset, fingerprint, pageRequest, toPage, type Page, type PageArgs, type PageRules } from '@fleetgraph/paging';
+import {
+  applyKeyset,
+  fingerprint,
+  pageRequest,
+  toPage,
+  type Page,
+  type PageArgs,
+  type PageRules,
+} from '@fleetgraph/paging';
 import type { VehicleDataLoaders } from '../services';
 
 export interface ListSpec {

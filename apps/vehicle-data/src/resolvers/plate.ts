@@ -5,5 +5,6 @@ import type { VehicleDataLoaders } from '../services';
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 
 export const plateQueries = {
-  decodePlate: (_: unknown, args: { plate: string; country: string }, { loaders }: Ctx) => decodePlate(loaders, args.plate, args.country),
+  decodePlate: (_: unknown, args: { plate: string; country: string }, { loaders }: Ctx) =>
+    decodePlate(loaders, args.plate, args.country),
 };

@@ -20,12 +20,20 @@ export interface DecodeVinArgs {
 function parseRegion(region: string | null | undefined): VinRegion | null {
   if (region == null || region.trim() === '') return null;
   const r = region.trim().toLowerCase().replace(/[_-]/g, ' ') as VinRegion;
-  if (!VIN_REGIONS.includes(r)) throw badInput(`region must be one of ${VIN_REGIONS.join(', ')} (got "${region}").`, { argument: 'region' });
+  if (!VIN_REGIONS.includes(r))
+    throw badInput(`region must be one of ${VIN_REGIONS.join(', ')} (got "${region}").`, {
+      argument: 'region',
+    });
   return r;
 }
 
 /** Validates and decodes one VIN (check digit mandatory in North America). */
-export async function decodeOneVin(loaders: VehicleDataLoaders, input: string, region: VinRegion | null, argument = 'vin'): Promise<DecodeVinResult> {
+export async function decodeOneVin(
+  loaders: VehicleDataLoaders,
+  input: string,
+  region: VinRegion | null,
+  argument = 'vin',
+): Promise<DecodeVinResult> {
   const vin = validateVin(input, argument);
   if (isNorthAmerican(vin) || region === 'north america') assertCheckDigit(vin, argument);
   return decodeVinStructure(vin, loaders.vpic, region);
@@ -39,9 +47,13 @@ export const vinQueries = {
       vin = normalizeVin((await deviceVin(loaders.knex, loaders.viewer, args.deviceId)) ?? '');
       if (vin === '' && !args.kba && !args.kType) return [];
     }
-    const reference = args.kba || args.kType ? await findReference(loaders.knex, { kba: args.kba ?? null, kType: args.kType ?? null }) : null;
+    const reference =
+      args.kba || args.kType
+        ? await findReference(loaders.knex, { kba: args.kba ?? null, kType: args.kType ?? null })
+        : null;
     if (vin === '') {
-      if (!args.kba && !args.kType) throw badInput('Give a vin, or a deviceId, kba or kType to decode.', { argument: 'vin' });
+      if (!args.kba && !args.kType)
+        throw badInput('Give a vin, or a deviceId, kba or kType to decode.', { argument: 'vin' });
       if (!reference) return [];
       return [
         {

@@ -33,8 +33,24 @@ export async function loadFleetFixture(knex: Knex): Promise<void> {
   await knex('fleet.group_accounts').insert({ group_id: FX.group, account_id: FX.alice.uid });
   await knex('fleet.group_closure').insert({ ancestor_id: FX.group, descendant_id: FX.group, depth: 0 });
   await knex('fleet.vehicles').insert([
-    { id: accord.id, vin: accord.vin, plate: accord.plate, make: 'Honda', model: 'Accord', model_year: 2003, fuel_type: 'GASOLINE' },
-    { id: golf.id, vin: golf.vin, plate: golf.plate, make: 'Volkswagen', model: 'Golf', model_year: 1999, fuel_type: 'GASOLINE' },
+    {
+      id: accord.id,
+      vin: accord.vin,
+      plate: accord.plate,
+      make: 'Honda',
+      model: 'Accord',
+      model_year: 2003,
+      fuel_type: 'GASOLINE',
+    },
+    {
+      id: golf.id,
+      vin: golf.vin,
+      plate: golf.plate,
+      make: 'Volkswagen',
+      model: 'Golf',
+      model_year: 1999,
+      fuel_type: 'GASOLINE',
+    },
   ]);
   await knex('fleet.group_vehicles').insert([
     { group_id: FX.group, vehicle_id: accord.id },

@@ -3,9 +3,15 @@ import sharp from 'sharp';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-export function plateSvg(text: string, options: { width?: number; height?: number; euBand?: boolean } = {}): string {
-  const w = options.width ?? 520, h = options.height ?? 110;
-  const band = options.euBand ? `<rect x="3" y="3" width="${h * 0.4}" height="${h - 6}" fill="#003399"/>` : '';
+export function plateSvg(
+  text: string,
+  options: { width?: number; height?: number; euBand?: boolean } = {},
+): string {
+  const w = options.width ?? 520,
+    h = options.height ?? 110;
+  const band = options.euBand
+    ? `<rect x="3" y="3" width="${h * 0.4}" height="${h - 6}" fill="#003399"/>`
+    : '';
   const x0 = options.euBand ? h * 0.4 : 0;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
 <rect x="3" y="3" width="${w - 6}" height="${h - 6}" rx="10" fill="white" stroke="black" stroke-width="6"/>${band}
@@ -13,17 +19,24 @@ export function plateSvg(text: string, options: { width?: number; height?: numbe
 }
 
 /** A close-up of a plate (PNG). */
-export const plateImage = (text: string) => sharp(Buffer.from(plateSvg(text))).png().toBuffer();
+export const plateImage = (text: string) =>
+  sharp(Buffer.from(plateSvg(text)))
+    .png()
+    .toBuffer();
 
 /** A plate rotated by `angle` degrees on a grey background (PNG). */
 export async function rotatedPlateImage(text: string, angle: number): Promise<Buffer> {
-  const flat = await sharp(Buffer.from(plateSvg(text))).flatten({ background: '#6b6b6b' }).png().toBuffer();
+  const flat = await sharp(Buffer.from(plateSvg(text)))
+    .flatten({ background: '#6b6b6b' })
+    .png()
+    .toBuffer();
   return sharp(flat).rotate(angle, { background: '#6b6b6b' }).png().toBuffer();
 }
 
 /** A plate on the rear of a car in a street scene (JPEG). */
 export async function sceneImage(text: string): Promise<Buffer> {
-  const W = 1280, H = 860;
+  const W = 1280,
+    H = 860;
   const plate = plateSvg(text, { width: 300, height: 64 });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
 <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5d7188"/><stop offset="1" stop-color="#8a8f96"/></linearGradient></defs>

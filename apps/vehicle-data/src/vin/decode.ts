@@ -9,9 +9,24 @@ import { expectedCheckDigit, isNorthAmerican, modelYearOf } from './validate';
 import { vinCountry, vinRegion, wmiOf } from './wmi';
 import type { Vpic } from './vpic';
 
-export type DecodeVinResult = Record<string, unknown> & { vin?: string | null; make?: string | null; model?: string | null; verified: boolean };
+export type DecodeVinResult = Record<string, unknown> & {
+  vin?: string | null;
+  make?: string | null;
+  model?: string | null;
+  verified: boolean;
+};
 
-export type EngineFuelType = 'GASOLINE' | 'DIESEL' | 'ELECTRIC' | 'HYBRID' | 'PLUGIN_HYBRID' | 'LPG' | 'CNG' | 'HYDROGEN' | 'ETHANOL' | 'OTHER';
+export type EngineFuelType =
+  | 'GASOLINE'
+  | 'DIESEL'
+  | 'ELECTRIC'
+  | 'HYBRID'
+  | 'PLUGIN_HYBRID'
+  | 'LPG'
+  | 'CNG'
+  | 'HYDROGEN'
+  | 'ETHANOL'
+  | 'OTHER';
 
 export function fuelTypeOf(value: string | null | undefined): EngineFuelType | null {
   if (!value) return null;
@@ -28,7 +43,8 @@ export function fuelTypeOf(value: string | null | undefined): EngineFuelType | n
   return 'OTHER';
 }
 
-const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s(-])([a-zà-ÿ])/g, (_, p: string, c: string) => p + c.toUpperCase());
+const titleCase = (s: string) =>
+  s.toLowerCase().replace(/(^|[\s(-])([a-zà-ÿ])/g, (_, p: string, c: string) => p + c.toUpperCase());
 const int = (v: string | undefined) => {
   if (v == null) return null;
   const n = Number.parseFloat(v);
@@ -49,7 +65,11 @@ function elements(patterns: PatternMatch[] | undefined): Map<string, string> {
   return map;
 }
 
-export async function decodeVinStructure(vin: string, vpic: Vpic, regionHint: string | null): Promise<DecodeVinResult> {
+export async function decodeVinStructure(
+  vin: string,
+  vpic: Vpic,
+  regionHint: string | null,
+): Promise<DecodeVinResult> {
   const na = isNorthAmerican(vin);
   const checkDigit = expectedCheckDigit(vin);
   const checkDigitValid = vin[8] === checkDigit;
@@ -67,10 +87,13 @@ export async function decodeVinStructure(vin: string, vpic: Vpic, regionHint: st
   const electrification = e.get('Electrification Level');
   let engineFuelType = fuelTypeOf(fuel);
   if (electrification && /phev|plug/i.test(electrification)) engineFuelType = 'PLUGIN_HYBRID';
-  else if (electrification && /hev|hybrid/i.test(electrification) && engineFuelType !== 'ELECTRIC') engineFuelType = 'HYBRID';
+  else if (electrification && /hev|hybrid/i.test(electrification) && engineFuelType !== 'ELECTRIC')
+    engineFuelType = 'HYBRID';
   const hp = int(e.get('Engine Brake (hp) From'));
   const kw = int(e.get('Engine Power (kW)'));
-  const displacementCc = int(e.get('Displacement (CC)')) ?? (e.get('Displacement (L)') ? Math.round(Number(e.get('Displacement (L)')) * 1000) : null);
+  const displacementCc =
+    int(e.get('Displacement (CC)')) ??
+    (e.get('Displacement (L)') ? Math.round(Number(e.get('Displacement (L)')) * 1000) : null);
   const region = regionHint ?? vinRegion(vin);
   const verified = Boolean(model) && checkDigitValid && decoded.valid;
   return {
@@ -84,7 +107,9 @@ export async function decodeVinStructure(vin: string, vpic: Vpic, regionHint: st
     advancedModel: [model, e.get('Series'), e.get('Trim')].filter(Boolean).join(' ') || null,
     modelVersionCode: e.get('Series') ?? null,
     modelCode: vin.slice(3, 8),
-    country: c.plant?.country ? titleCase(c.plant.country) : (vinCountry(vin) ?? (c.wmi?.country ? titleCase(c.wmi.country) : null)),
+    country: c.plant?.country
+      ? titleCase(c.plant.country)
+      : (vinCountry(vin) ?? (c.wmi?.country ? titleCase(c.wmi.country) : null)),
     bodyType: e.get('Body Class') ?? null,
     bodyTypeCode: c.vehicle?.bodyStyle ?? null,
     vehicleType: e.get('Vehicle Type') ?? c.wmi?.vehicleType ?? null,
@@ -112,7 +137,12 @@ export async function decodeVinStructure(vin: string, vpic: Vpic, regionHint: st
     steeringSystem: e.get('Steering Location') ?? null,
     electricVehicleBatteryCapacity: float(e.get('Battery Energy (kWh) From') ?? e.get('Battery kWh From')),
     electricVehicleBatteryVoltage: float(e.get('Battery Voltage (Volts) From') ?? e.get('Battery V From')),
-    grossWeight: int(e.get('Gross Vehicle Weight Rating From')?.match(/[\d,]+/)?.[0]?.replace(/,/g, '')),
+    grossWeight: int(
+      e
+        .get('Gross Vehicle Weight Rating From')
+        ?.match(/[\d,]+/)?.[0]
+        ?.replace(/,/g, ''),
+    ),
     curbWeight: int(e.get('Curb Weight (pounds)')),
     wheelBase: int(e.get('Wheel Base (inches) From')),
     extraInfo: {

@@ -10,7 +10,29 @@ import { badInput } from '@fleetgraph/paging';
 
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 const VALUES: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 const YEAR_CODES = 'ABCDEFGHJKLMNPRSTVWXY123456789';
 
@@ -21,8 +43,11 @@ export function normalizeVin(input: string): string {
 /** Throws BAD_USER_INPUT saying what is wrong; returns the normalized VIN. */
 export function validateVin(input: string, argument = 'vin'): string {
   const vin = normalizeVin(input);
-  if (vin.length !== 17) throw badInput(`${argument} must have 17 characters (got ${vin.length}: "${input}").`, { argument });
-  const forbidden = [...vin].map((c, i) => [c, i + 1] as const).filter(([c]) => c === 'I' || c === 'O' || c === 'Q');
+  if (vin.length !== 17)
+    throw badInput(`${argument} must have 17 characters (got ${vin.length}: "${input}").`, { argument });
+  const forbidden = [...vin]
+    .map((c, i) => [c, i + 1] as const)
+    .filter(([c]) => c === 'I' || c === 'O' || c === 'Q');
   if (forbidden.length) {
     throw badInput(
       `${argument} must not contain the letters I, O or Q (found ${forbidden.map(([c, p]) => `${c} at position ${p}`).join(', ')}).`,
@@ -31,13 +56,19 @@ export function validateVin(input: string, argument = 'vin'): string {
   }
   const invalid = [...vin].map((c, i) => [c, i + 1] as const).filter(([c]) => !/[0-9A-Z]/.test(c));
   if (invalid.length) {
-    throw badInput(`${argument} may only contain digits and letters (found ${invalid.map(([c, p]) => `"${c}" at position ${p}`).join(', ')}).`, { argument });
+    throw badInput(
+      `${argument} may only contain digits and letters (found ${invalid.map(([c, p]) => `"${c}" at position ${p}`).join(', ')}).`,
+      { argument },
+    );
   }
   return vin;
 }
 
 export function expectedCheckDigit(vin: string): string {
-  const sum = [...vin].reduce((acc, c, i) => acc + (/[0-9]/.test(c) ? Number(c) : (VALUES[c] ?? 0)) * WEIGHTS[i]!, 0);
+  const sum = [...vin].reduce(
+    (acc, c, i) => acc + (/[0-9]/.test(c) ? Number(c) : (VALUES[c] ?? 0)) * WEIGHTS[i]!,
+    0,
+  );
   const r = sum % 11;
   return r === 10 ? 'X' : String(r);
 }

@@ -4,7 +4,15 @@
  * ~/.corgi-cache — and opened read-only. The decoder is created lazily on first use and shared by
  * every request of the process; `close()` releases it.
  */
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -44,7 +52,9 @@ export class Vpic {
   constructor(private readonly options: VpicOptions) {}
 
   private get(): Promise<VINDecoderWrapper> {
-    this.decoder ??= prepareVpicDatabase(this.options.dir).then((databasePath) => createDecoder({ databasePath, runtime: 'node' }));
+    this.decoder ??= prepareVpicDatabase(this.options.dir).then((databasePath) =>
+      createDecoder({ databasePath, runtime: 'node' }),
+    );
     this.decoder.catch(() => {
       this.decoder = null;
     });

@@ -42,29 +42,46 @@ export class RedirectableError extends Error {
   }
 }
 
-export async function checkAuthorizationRequest(ctx: OAuthContext, query: unknown): Promise<AuthorizationRequest> {
+export async function checkAuthorizationRequest(
+  ctx: OAuthContext,
+  query: unknown,
+): Promise<AuthorizationRequest> {
   let params: Record<string, string>;
   try {
     params = readParams(query);
   } catch (error) {
     throw new UntrustedRequestError((error as Error).message);
   }
-  if (!params.client_id) throw new UntrustedRequestError('The request does not name an application (client_id is missing).');
+  if (!params.client_id)
+    throw new UntrustedRequestError('The request does not name an application (client_id is missing).');
   const application = await findApplication(ctx.knex, params.client_id);
   if (!application) throw new UntrustedRequestError('The application is not registered.');
   const redirectUri = matchRedirectUri(application, params.redirect_uri);
-  if (!redirectUri) throw new UntrustedRequestError('The redirect address is not registered for this application.');
+  if (!redirectUri)
+    throw new UntrustedRequestError('The redirect address is not registered for this application.');
 
   const state = params.state;
   try {
-    if (params.response_type === undefined) throw new OAuthError('invalid_request', 'Missing required parameter: response_type');
-    if (params.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
+    if (params.response_type === undefined)
+      throw new OAuthError('invalid_request', 'Missing required parameter: response_type');
+    if (params.response_type !== 'code')
+      throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
     if (!application.grantTypes.includes('authorization_code')) {
-      throw new OAuthError('unauthorized_client', 'This client is not allowed to use the authorization_code grant');
+      throw new OAuthError(
+        'unauthorized_client',
+        'This client is not allowed to use the authorization_code grant',
+      );
     }
     const scope = checkScope(params.scope, application.allowedScopes.join(' '));
     const pkce = checkCodeChallenge(params, !application.confidential);
-    return { application, redirectUri, redirectUriGiven: params.redirect_uri !== undefined, state, scope, ...pkce };
+    return {
+      application,
+      redirectUri,
+      redirectUriGiven: params.redirect_uri !== undefined,
+      state,
+      scope,
+      ...pkce,
+    };
   } catch (error) {
     if (error instanceof OAuthError) throw new RedirectableError(error, redirectUri, state);
     throw error;
@@ -72,9 +89,14 @@ export async function checkAuthorizationRequest(ctx: OAuthContext, query: unknow
 }
 
 /** The redirect back to the client: its URI plus our parameters (its own query is kept). */
-export function clientRedirect(redirectUri: string, issuer: string, values: Record<string, string | undefined>): string {
+export function clientRedirect(
+  redirectUri: string,
+  issuer: string,
+  values: Record<string, string | undefined>,
+): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(values)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined) url.searchParams.set(name, value);
   url.searchParams.set('iss', issuer);
   return url.href;
 }

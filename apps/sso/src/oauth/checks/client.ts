@@ -24,17 +24,26 @@ function decodeBasic(header: string): { id: string; secret: string } {
   const colon = decoded.indexOf(':');
   if (colon <= 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials');
   try {
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon)),
+      secret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
   } catch {
     throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials');
   }
 }
 
 /** The presented credentials, not yet checked. */
-export function readClientCredentials(authorization: string | undefined, params: TokenParams): { id: string; secret: string | undefined } | null {
+export function readClientCredentials(
+  authorization: string | undefined,
+  params: TokenParams,
+): { id: string; secret: string | undefined } | null {
   if (authorization && /^Basic /i.test(authorization.trim())) {
     if (params.client_secret !== undefined) {
-      throw new OAuthError('invalid_request', 'Client credentials must be sent in one way only: HTTP Basic or the request body');
+      throw new OAuthError(
+        'invalid_request',
+        'Client credentials must be sent in one way only: HTTP Basic or the request body',
+      );
     }
     const basic = decodeBasic(authorization);
     if (params.client_id !== undefined && params.client_id !== basic.id) {
@@ -43,13 +52,18 @@ export function readClientCredentials(authorization: string | undefined, params:
     return { id: basic.id, secret: basic.secret };
   }
   if (params.client_id === undefined) {
-    if (params.client_secret !== undefined) throw new OAuthError('invalid_request', 'client_secret was sent without client_id');
+    if (params.client_secret !== undefined)
+      throw new OAuthError('invalid_request', 'client_secret was sent without client_id');
     return null;
   }
   return { id: params.client_id, secret: params.client_secret };
 }
 
-export async function authenticateClient(ctx: OAuthContext, authorization: string | undefined, params: TokenParams): Promise<ClientIdentity> {
+export async function authenticateClient(
+  ctx: OAuthContext,
+  authorization: string | undefined,
+  params: TokenParams,
+): Promise<ClientIdentity> {
   const credentials = readClientCredentials(authorization, params);
   if (!credentials) return { clientId: null, application: null };
   const application = await findApplication(ctx.knex, credentials.id);
@@ -59,7 +73,10 @@ export async function authenticateClient(ctx: OAuthContext, authorization: strin
     throw new OAuthError('invalid_client', BAD_CLIENT);
   }
   if (application.confidential) {
-    if (credentials.secret === undefined || !clientSecretMatches(application.clientSecretHash, credentials.secret)) {
+    if (
+      credentials.secret === undefined ||
+      !clientSecretMatches(application.clientSecretHash, credentials.secret)
+    ) {
       throw new OAuthError('invalid_client', BAD_CLIENT);
     }
   } else if (credentials.secret !== undefined && credentials.secret !== '') {
@@ -69,8 +86,12 @@ export async function authenticateClient(ctx: OAuthContext, authorization: strin
 }
 
 /** Requires an authenticated client (endpoints and grants that cannot be used anonymously). */
-export function requireClient(client: ClientIdentity, what: string): asserts client is { clientId: string; application: NonNullable<ClientIdentity['application']> } {
-  if (!client.application) throw new OAuthError('invalid_client', `Client authentication is required for ${what}`);
+export function requireClient(
+  client: ClientIdentity,
+  what: string,
+): asserts client is { clientId: string; application: NonNullable<ClientIdentity['application']> } {
+  if (!client.application)
+    throw new OAuthError('invalid_client', `Client authentication is required for ${what}`);
 }
 
 export function checkClientGrant(client: ClientIdentity, grantType: string): void {

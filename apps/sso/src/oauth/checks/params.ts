@@ -17,9 +17,11 @@ export function readParams(body: unknown): TokenParams {
   }
   const params: TokenParams = {};
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    if (Array.isArray(value)) throw new OAuthError('invalid_request', `Parameter ${name} is included more than once`);
+    if (Array.isArray(value))
+      throw new OAuthError('invalid_request', `Parameter ${name} is included more than once`);
     if (value === undefined || value === null || value === '') continue;
-    if (typeof value !== 'string') throw new OAuthError('invalid_request', `Parameter ${name} must be a string`);
+    if (typeof value !== 'string')
+      throw new OAuthError('invalid_request', `Parameter ${name} must be a string`);
     params[name] = value;
   }
   return params;
@@ -28,7 +30,10 @@ export function readParams(body: unknown): TokenParams {
 export function requireParams<K extends string>(params: TokenParams, ...names: K[]): Record<K, string> {
   const missing = names.filter((name) => params[name] === undefined);
   if (missing.length > 0) {
-    throw new OAuthError('invalid_request', `Missing required parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+    throw new OAuthError(
+      'invalid_request',
+      `Missing required parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    );
   }
   return Object.fromEntries(names.map((name) => [name, params[name]])) as Record<K, string>;
 }

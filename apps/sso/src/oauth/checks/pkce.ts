@@ -23,12 +23,22 @@ export function checkCodeChallenge(
   const challenge = params.code_challenge;
   const method = params.code_challenge_method;
   if (challenge === undefined) {
-    if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method was sent without code_challenge');
-    if (isPublicClient) throw new OAuthError('invalid_request', 'PKCE is required for public clients: send code_challenge with code_challenge_method=S256');
+    if (method !== undefined)
+      throw new OAuthError('invalid_request', 'code_challenge_method was sent without code_challenge');
+    if (isPublicClient)
+      throw new OAuthError(
+        'invalid_request',
+        'PKCE is required for public clients: send code_challenge with code_challenge_method=S256',
+      );
     return { codeChallenge: null, codeChallengeMethod: null };
   }
-  if (method !== undefined && method !== 'S256') throw new OAuthError('invalid_request', 'Only code_challenge_method=S256 is supported');
-  if (!CHALLENGE.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
+  if (method !== undefined && method !== 'S256')
+    throw new OAuthError('invalid_request', 'Only code_challenge_method=S256 is supported');
+  if (!CHALLENGE.test(challenge))
+    throw new OAuthError(
+      'invalid_request',
+      'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)',
+    );
   return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
 }
 
@@ -38,10 +48,15 @@ export function s256(verifier: string): string {
 
 export function checkCodeVerifier(codeChallenge: string | null, verifier: string | undefined): void {
   if (codeChallenge === null) {
-    if (verifier !== undefined) throw new OAuthError('invalid_grant', 'code_verifier was sent, but the authorization request had no code_challenge');
+    if (verifier !== undefined)
+      throw new OAuthError(
+        'invalid_grant',
+        'code_verifier was sent, but the authorization request had no code_challenge',
+      );
     return;
   }
-  if (verifier === undefined) throw new OAuthError('invalid_grant', 'code_verifier is required for this code');
+  if (verifier === undefined)
+    throw new OAuthError('invalid_grant', 'code_verifier is required for this code');
   if (!VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is malformed');
   const expected = Buffer.from(codeChallenge);
   const actual = Buffer.from(s256(verifier));

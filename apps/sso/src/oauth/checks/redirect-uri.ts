@@ -24,9 +24,12 @@ function withoutPort(uri: string): string | null {
 }
 
 export function matchRedirectUri(application: Application, requested: string | undefined): string | null {
-  if (requested === undefined) return application.redirectUris.length === 1 ? application.redirectUris[0]! : null;
+  if (requested === undefined)
+    return application.redirectUris.length === 1 ? application.redirectUris[0]! : null;
   if (application.redirectUris.includes(requested)) return requested;
   const loopback = withoutPort(requested);
   if (loopback === null) return null;
-  return application.redirectUris.some((registered) => withoutPort(registered) === loopback) ? requested : null;
+  return application.redirectUris.some((registered) => withoutPort(registered) === loopback)
+    ? requested
+    : null;
 }

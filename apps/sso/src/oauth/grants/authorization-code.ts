@@ -28,7 +28,12 @@ import { publishRevocations } from '../revoke';
 
 const INVALID = 'The authorization code is invalid, expired or already used';
 
-export async function authorizationCodeGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity, meta: RequestMeta): Promise<TokenResponse> {
+export async function authorizationCodeGrant(
+  ctx: OAuthContext,
+  params: TokenParams,
+  client: ClientIdentity,
+  meta: RequestMeta,
+): Promise<TokenResponse> {
   requireClient(client, 'the authorization_code grant');
   checkClientGrant(client, 'authorization_code');
   const { code: presented } = requireParams(params, 'code');
@@ -40,14 +45,24 @@ export async function authorizationCodeGrant(ctx: OAuthContext, params: TokenPar
     if (!code) return new OAuthError('invalid_grant', INVALID);
     if (code.usedAt) {
       revoked = await revokeFamily(trx, code.familyId);
-      await audit(trx, 'code.reused', { userId: code.userId, clientId: code.clientId, ip: meta.ip, detail: { family: code.familyId, revoked: revoked.length } });
+      await audit(trx, 'code.reused', {
+        userId: code.userId,
+        clientId: code.clientId,
+        ip: meta.ip,
+        detail: { family: code.familyId, revoked: revoked.length },
+      });
       return new OAuthError('invalid_grant', INVALID);
     }
     if (code.expiresAt.getTime() <= Date.now()) return new OAuthError('invalid_grant', INVALID);
-    if (code.clientId !== client.clientId) return new OAuthError('invalid_grant', 'The authorization code was issued to another client');
-    const redirectUriOk = params.redirect_uri === undefined ? !code.redirectUriGiven : params.redirect_uri === code.redirectUri;
+    if (code.clientId !== client.clientId)
+      return new OAuthError('invalid_grant', 'The authorization code was issued to another client');
+    const redirectUriOk =
+      params.redirect_uri === undefined ? !code.redirectUriGiven : params.redirect_uri === code.redirectUri;
     if (!redirectUriOk) {
-      return new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
+      return new OAuthError(
+        'invalid_grant',
+        'redirect_uri does not match the one of the authorization request',
+      );
     }
     try {
       checkCodeVerifier(code.codeChallenge, params.code_verifier);
@@ -58,14 +73,28 @@ export async function authorizationCodeGrant(ctx: OAuthContext, params: TokenPar
     if (!user || user.disabled) return new OAuthError('invalid_grant', INVALID);
 
     await markCodeUsed(trx, code.codeHash);
-    const tokens = await issueTokens(ctx, trx, { user, clientId: client.clientId, scope: code.scope, familyId: code.familyId });
-    await audit(trx, 'token.issued', { userId: user.id, clientId: client.clientId, ip: meta.ip, detail: { grant: 'authorization_code' } });
+    const tokens = await issueTokens(ctx, trx, {
+      user,
+      clientId: client.clientId,
+      scope: code.scope,
+      familyId: code.familyId,
+    });
+    await audit(trx, 'token.issued', {
+      userId: user.id,
+      clientId: client.clientId,
+      ip: meta.ip,
+      detail: { grant: 'authorization_code' },
+    });
     return tokens;
   });
   await publishRevocations(ctx, revoked);
   if (outcome instanceof OAuthError) {
     if (outcome.error === 'invalid_grant' && !revoked.length) {
-      await audit(ctx.knex, 'token.refused', { clientId: client.clientId, ip: meta.ip, detail: { grant: 'authorization_code', reason: outcome.description } });
+      await audit(ctx.knex, 'token.refused', {
+        clientId: client.clientId,
+        ip: meta.ip,
+        detail: { grant: 'authorization_code', reason: outcome.description },
+      });
     }
     throw outcome;
   }

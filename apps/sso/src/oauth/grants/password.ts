@@ -33,7 +33,12 @@ export class ThrottledError extends OAuthError {
   }
 }
 
-export async function passwordGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity, meta: RequestMeta): Promise<TokenResponse> {
+export async function passwordGrant(
+  ctx: OAuthContext,
+  params: TokenParams,
+  client: ClientIdentity,
+  meta: RequestMeta,
+): Promise<TokenResponse> {
   checkClientGrant(client, 'password');
   const { username, password } = requireParams(params, 'username', 'password');
   const scope = checkScope(params.scope, PASSWORD_GRANT_SCOPE);
@@ -41,7 +46,11 @@ export async function passwordGrant(ctx: OAuthContext, params: TokenParams, clie
   const keys = throttleKeys(username, meta.ip);
   const wait = await retryAfterSeconds(ctx.knex, keys);
   if (wait > 0) {
-    await audit(ctx.knex, 'token.throttled', { clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    await audit(ctx.knex, 'token.throttled', {
+      clientId: client.clientId,
+      ip: meta.ip,
+      detail: { grant: 'password' },
+    });
     throw new ThrottledError(wait);
   }
 
@@ -49,14 +58,29 @@ export async function passwordGrant(ctx: OAuthContext, params: TokenParams, clie
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
   if (!user || !passwordOk || user.disabled) {
     await recordFailure(ctx.knex, keys);
-    await audit(ctx.knex, 'token.refused', { userId: user?.id, clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    await audit(ctx.knex, 'token.refused', {
+      userId: user?.id,
+      clientId: client.clientId,
+      ip: meta.ip,
+      detail: { grant: 'password' },
+    });
     throw new OAuthError('invalid_grant', BAD_CREDENTIALS);
   }
   await clearAccountFailures(ctx.knex, username);
 
   return ctx.knex.transaction(async (trx) => {
-    const tokens = await issueTokens(ctx, trx, { user, clientId: client.clientId, scope, familyId: randomUUID() });
-    await audit(trx, 'token.issued', { userId: user.id, clientId: client.clientId, ip: meta.ip, detail: { grant: 'password' } });
+    const tokens = await issueTokens(ctx, trx, {
+      user,
+      clientId: client.clientId,
+      scope,
+      familyId: randomUUID(),
+    });
+    await audit(trx, 'token.issued', {
+      userId: user.id,
+      clientId: client.clientId,
+      ip: meta.ip,
+      detail: { grant: 'password' },
+    });
     return tokens;
   });
 }

@@ -27,7 +27,12 @@ import { publishRevocations } from '../revoke';
 
 const INVALID = 'The refresh token is invalid, expired or revoked';
 
-export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, client: ClientIdentity, meta: RequestMeta): Promise<TokenResponse> {
+export async function refreshTokenGrant(
+  ctx: OAuthContext,
+  params: TokenParams,
+  client: ClientIdentity,
+  meta: RequestMeta,
+): Promise<TokenResponse> {
   checkClientGrant(client, 'refresh_token');
   const { refresh_token: presented } = requireParams(params, 'refresh_token');
   let revoked: RevokedAccessToken[] = [];
@@ -38,13 +43,20 @@ export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, 
     if (!token || token.revokedAt) return new OAuthError('invalid_grant', INVALID);
     if (token.rotatedAt) {
       revoked = await revokeFamily(trx, token.familyId);
-      await audit(trx, 'refresh.reused', { userId: token.userId, clientId: token.clientId, ip: meta.ip, detail: { family: token.familyId } });
+      await audit(trx, 'refresh.reused', {
+        userId: token.userId,
+        clientId: token.clientId,
+        ip: meta.ip,
+        detail: { family: token.familyId },
+      });
       return new OAuthError('invalid_grant', INVALID);
     }
     if (token.expiresAt.getTime() <= Date.now()) return new OAuthError('invalid_grant', INVALID);
     if (token.clientId !== null) {
-      if (client.clientId === null) return new OAuthError('invalid_client', 'Client authentication is required for this refresh token');
-      if (client.clientId !== token.clientId) return new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+      if (client.clientId === null)
+        return new OAuthError('invalid_client', 'Client authentication is required for this refresh token');
+      if (client.clientId !== token.clientId)
+        return new OAuthError('invalid_grant', 'The refresh token was issued to another client');
     }
     let scope: string;
     try {
@@ -56,8 +68,18 @@ export async function refreshTokenGrant(ctx: OAuthContext, params: TokenParams, 
     if (!user || user.disabled) return new OAuthError('invalid_grant', INVALID);
 
     await markRotated(trx, token.id);
-    const tokens = await issueTokens(ctx, trx, { user, clientId: token.clientId, scope, familyId: token.familyId });
-    await audit(trx, 'token.issued', { userId: user.id, clientId: token.clientId, ip: meta.ip, detail: { grant: 'refresh_token' } });
+    const tokens = await issueTokens(ctx, trx, {
+      user,
+      clientId: token.clientId,
+      scope,
+      familyId: token.familyId,
+    });
+    await audit(trx, 'token.issued', {
+      userId: user.id,
+      clientId: token.clientId,
+      ip: meta.ip,
+      detail: { grant: 'refresh_token' },
+    });
     return tokens;
   });
   await publishRevocations(ctx, revoked);
