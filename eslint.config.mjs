@@ -53,6 +53,7 @@ export default tseslint.config(
             '@fleetgraph/geodecode',
             '@fleetgraph/vehicle-data',
             '@fleetgraph/vehicle-data/testing',
+            '@fleetgraph/vehicle-data/vin',
             '@fleetgraph/seed',
             '@fleetgraph/start',
             '@fleetgraph/compose',

@@ -4,6 +4,7 @@
  * with the ISO 3779 / FMVSS 115 check digit in position 9.
  */
 import { createHash } from 'node:crypto';
+import { expectedCheckDigit } from '@fleetgraph/vehicle-data/vin';
 
 /** The namespace of every seeded id: ids depend only on this and the entity's natural name. */
 export const SEED_NAMESPACE = '6f1c2a4e-3b7d-5e90-8a12-f1ee79a0a000';
@@ -83,47 +84,12 @@ export function isValidImei(value: string): boolean {
   return /^\d{15}$/.test(value) && luhnCheckDigit(value.slice(0, 14)) === Number(value[14]);
 }
 
-const VIN_VALUES: Record<string, number> = {
-  A: 1,
-  B: 2,
-  C: 3,
-  D: 4,
-  E: 5,
-  F: 6,
-  G: 7,
-  H: 8,
-  J: 1,
-  K: 2,
-  L: 3,
-  M: 4,
-  N: 5,
-  P: 7,
-  R: 9,
-  S: 2,
-  T: 3,
-  U: 4,
-  V: 5,
-  W: 6,
-  X: 7,
-  Y: 8,
-  Z: 9,
-};
-const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 /** Letters and digits a VIN may hold (never I, O or Q). */
 export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 export const VIN_CHARSET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 
-export function vinCheckDigit(vin: string): string {
-  let sum = 0;
-  for (let i = 0; i < 17; i++) {
-    const c = vin[i]!;
-    const value = /\d/.test(c) ? Number(c) : VIN_VALUES[c];
-    if (value === undefined) throw new Error(`invalid VIN character ${c}`);
-    sum += value * VIN_WEIGHTS[i]!;
-  }
-  const rest = sum % 11;
-  return rest === 10 ? 'X' : String(rest);
-}
+/** The check digit (position 9) of a VIN: the same rule vehicle-data enforces when decoding. */
+export const vinCheckDigit = (vin: string): string => expectedCheckDigit(vin);
 
 const YEAR_CODES = 'ABCDEFGHJKLMNPRSTVWXY123456789';
 /** The model-year character of position 10 (A = 1980 or 2010, cycling every 30 years). */
