@@ -12,8 +12,10 @@ import {
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
+/** When set, every SQL statement the SSO sends is appended (statement-count tests). */
+let statements: string[] | null = null;
 before(async () => {
-  sso = await startSso('refresh');
+  sso = await startSso('refresh', {}, { onQuery: (sql) => statements?.push(sql) });
   user = await insertUser(sso.knex);
 });
 after(() => sso?.close());
@@ -169,5 +171,112 @@ describe('refresh token grant', () => {
     const refreshed = await refresh(res.json().refresh_token);
     assert.equal(refreshed.statusCode, 400);
     assert.equal(refreshed.json().error, 'invalid_grant');
+  });
+
+  test('a refresh is two statements, no transaction, and records the access token and audit row', async () => {
+    const first = await login();
+    statements = [];
+    let res;
+    try {
+      res = await refresh(first.refresh_token);
+    } finally {
+      const sent = statements;
+      statements = null;
+      assert.equal(sent.length, 2, sent.join('\n'));
+      assert.ok(!sent.some((sql) => /^\s*(begin|commit)|for update/i.test(sql)), sent.join('\n'));
+    }
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    const claims = decodePart(body.access_token, 1);
+    assert.deepEqual(claims.user, { uid: user.id, email: user.email, full_name: user.fullName });
+    assert.equal(claims.sub, user.id);
+    assert.equal(claims.scope, 'public');
+    assert.equal(claims.exp - claims.iat, 7200);
+    assert.equal(body.created_at, claims.iat);
+    assert.deepEqual(decodePart(body.access_token, 0).alg, 'RS256');
+
+    const old = await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(first.refresh_token) })
+      .first();
+    const fresh = await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(body.refresh_token) })
+      .first();
+    assert.equal(fresh.family_id, old.family_id);
+    assert.equal(fresh.user_id, user.id);
+    assert.equal(fresh.client_id, null);
+    assert.equal(fresh.scope, 'public');
+    const access = await sso.knex('sso.access_tokens').where({ jti: claims.jti }).first();
+    assert.equal(access.family_id, old.family_id);
+    assert.equal(access.user_id, user.id);
+    assert.equal(access.revoked_at, null);
+    assert.equal(new Date(access.expires_at).getTime(), claims.exp * 1000);
+    const audited = await sso
+      .knex('sso.audit_log')
+      .where({ event: 'token.issued', user_id: user.id })
+      .whereRaw("detail->>'grant' = 'refresh_token'")
+      .where('at', '>=', old.rotated_at)
+      .select('client_id', 'ip');
+    assert.equal(audited.length, 1);
+    assert.equal(audited[0].client_id, null);
+    assert.ok(audited[0].ip);
+    assert.equal((await me(body.access_token)).statusCode, 200);
+  });
+
+  test('many concurrent uses of one refresh token: exactly one wins, the family is revoked', async () => {
+    const { refresh_token } = await login();
+    const results = await Promise.all(Array.from({ length: 6 }, () => refresh(refresh_token)));
+    const winners = results.filter((r) => r.statusCode === 200);
+    assert.equal(winners.length, 1, results.map((r) => r.body).join('\n'));
+    for (const loser of results.filter((r) => r.statusCode !== 200)) {
+      assert.equal(loser.statusCode, 400);
+      assert.equal(loser.json().error, 'invalid_grant');
+    }
+    const rows = await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(refresh_token) })
+      .first();
+    const family = await sso.knex('sso.refresh_tokens').where({ family_id: rows.family_id });
+    assert.equal(family.length, 2, 'exactly one new refresh token was issued');
+    const winner = winners[0]!.json();
+    assert.equal((await refresh(winner.refresh_token)).statusCode, 400, 'reuse revoked the family');
+    assert.equal((await me(winner.access_token)).statusCode, 401);
+  });
+
+  test('a scope parameter may only narrow; a refused scope does not consume the token', async () => {
+    const { refresh_token } = await login();
+    await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(refresh_token) })
+      .update({ scope: 'public read' });
+    const wider = await refresh(refresh_token, { scope: 'read admin' });
+    assert.equal(wider.statusCode, 400);
+    assert.equal(wider.json().error, 'invalid_scope');
+    const narrowed = await refresh(refresh_token, { scope: 'read' });
+    assert.equal(narrowed.statusCode, 200, narrowed.body);
+    assert.equal(narrowed.json().scope, 'read');
+    assert.equal(decodePart(narrowed.json().access_token, 1).scope, 'read');
+    const row = await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(narrowed.json().refresh_token) })
+      .first();
+    assert.equal(row.scope, 'read');
+  });
+
+  test('a refresh token revoked after login is refused and not rotated', async () => {
+    const { refresh_token } = await login();
+    await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(refresh_token) })
+      .update({ revoked_at: new Date() });
+    const res = await refresh(refresh_token);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'invalid_grant');
+    const row = await sso
+      .knex('sso.refresh_tokens')
+      .where({ token_hash: hashRefreshToken(refresh_token) })
+      .first();
+    assert.equal(row.rotated_at, null);
   });
 });

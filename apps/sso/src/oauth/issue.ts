@@ -24,11 +24,20 @@ export interface TokenResponse {
   created_at: number;
 }
 
-export async function issueTokens(
+export interface SignedAccessToken {
+  accessToken: string;
+  jti: string;
+  /** Epoch seconds. */
+  iat: number;
+  /** Epoch seconds. */
+  exp: number;
+}
+
+/** Signs an access token (no database access: callers sign before they take a connection). */
+export async function signAccessToken(
   ctx: OAuthContext,
-  trx: Knex.Transaction,
-  grant: { user: User; clientId: string | null; scope: string; familyId: string },
-): Promise<TokenResponse> {
+  grant: { user: Pick<User, 'id' | 'email' | 'fullName'>; clientId: string | null; scope: string },
+): Promise<SignedAccessToken> {
   const { config, keys } = ctx;
   const signingKey = keys.active();
   const iat = Math.floor(Date.now() / 1000);
@@ -47,28 +56,45 @@ export async function issueTokens(
     .setIssuedAt(iat)
     .setExpirationTime(exp)
     .sign(signingKey.privateKey);
+  return { accessToken, jti, iat, exp };
+}
 
+/** The token response of spec 5.4 (exactly these fields). */
+export function tokenResponse(
+  ctx: OAuthContext,
+  signed: SignedAccessToken,
+  refreshToken: string,
+  scope: string,
+): TokenResponse {
+  return {
+    access_token: signed.accessToken,
+    token_type: 'bearer',
+    expires_in: ctx.config.accessTokenTtl,
+    refresh_token: refreshToken,
+    scope,
+    created_at: signed.iat,
+  };
+}
+
+export async function issueTokens(
+  ctx: OAuthContext,
+  trx: Knex.Transaction,
+  grant: { user: User; clientId: string | null; scope: string; familyId: string },
+): Promise<TokenResponse> {
+  const signed = await signAccessToken(ctx, grant);
   await recordAccessToken(trx, {
-    jti,
+    jti: signed.jti,
     userId: grant.user.id,
     familyId: grant.familyId,
     clientId: grant.clientId,
-    expiresAt: new Date(exp * 1000),
+    expiresAt: new Date(signed.exp * 1000),
   });
   const refreshToken = await insertRefreshToken(trx, {
     familyId: grant.familyId,
     userId: grant.user.id,
     clientId: grant.clientId,
     scope: grant.scope,
-    ttlSeconds: config.refreshTokenTtl,
+    ttlSeconds: ctx.config.refreshTokenTtl,
   });
-
-  return {
-    access_token: accessToken,
-    token_type: 'bearer',
-    expires_in: config.accessTokenTtl,
-    refresh_token: refreshToken,
-    scope: grant.scope,
-    created_at: iat,
-  };
+  return tokenResponse(ctx, signed, refreshToken, grant.scope);
 }

@@ -6,7 +6,13 @@
  *   another client is invalid_grant (a refresh token of one client is useless to another);
  * - a registered client must be allowed the refresh_token grant (unauthorized_client);
  * - every use rotates: the presented token is marked rotated and a new one of the same family is
- *   issued, in one transaction holding the token's row lock (two concurrent uses cannot both win);
+ *   issued atomically, and two concurrent uses cannot both win. Fast path (no scope problem, token
+ *   and user found valid on an unlocked read): the access token is signed first, then ONE
+ *   autocommit statement rotates with a compare-and-set (UPDATE ... WHERE rotated_at IS NULL AND
+ *   revoked_at IS NULL AND not expired AND user not disabled) and, only if it matched, records the
+ *   new refresh token, the access token and the audit row. Any other case, or a lost race, goes
+ *   through the slow path: one transaction holding the token's row lock, which classifies the
+ *   failure and answers (and revokes) exactly as before;
  * - presenting an already rotated token is taken as theft: the whole family (its refresh tokens
  *   and the access tokens issued from it) is revoked, the access tokens are published to the
  *   shared revocation list, and the answer is invalid_grant;
@@ -15,14 +21,20 @@
  */
 import type { RevokedAccessToken } from '../../data/access-tokens';
 import { audit } from '../../data/audit';
-import { findRefreshTokenForUpdate, markRotated, revokeFamily } from '../../data/refresh-tokens';
+import {
+  findRefreshTokenForUpdate,
+  findRefreshTokenWithUser,
+  markRotated,
+  revokeFamily,
+  rotateRefreshToken,
+} from '../../data/refresh-tokens';
 import { findUserById } from '../../data/users';
 import { OAuthError } from '../../errors';
 import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
 import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../context';
-import { issueTokens, type TokenResponse } from '../issue';
+import { issueTokens, signAccessToken, tokenResponse, type TokenResponse } from '../issue';
 import { publishRevocations } from '../revoke';
 
 const INVALID = 'The refresh token is invalid, expired or revoked';
@@ -35,6 +47,8 @@ export async function refreshTokenGrant(
 ): Promise<TokenResponse> {
   checkClientGrant(client, 'refresh_token');
   const { refresh_token: presented } = requireParams(params, 'refresh_token');
+  const fast = await fastRefresh(ctx, params, client, meta, presented);
+  if (fast) return fast;
   let revoked: RevokedAccessToken[] = [];
 
   // The transaction commits a family revocation before the error is thrown, so it must not throw.
@@ -85,4 +99,40 @@ export async function refreshTokenGrant(
   await publishRevocations(ctx, revoked);
   if (outcome instanceof OAuthError) throw outcome;
   return outcome;
+}
+
+/**
+ * Two statements, no transaction, no connection held while signing: an unlocked read of the token
+ * and its user, then the signature, then one compare-and-set statement (rotateRefreshToken).
+ * Returns undefined (having written nothing) whenever the request is not a plain success; the slow
+ * path then decides the answer. The checks below only ever refuse more than the slow path does.
+ */
+async function fastRefresh(
+  ctx: OAuthContext,
+  params: TokenParams,
+  client: ClientIdentity,
+  meta: RequestMeta,
+  presented: string,
+): Promise<TokenResponse | undefined> {
+  const token = await findRefreshTokenWithUser(ctx.knex, presented);
+  if (!token || token.revokedAt || token.rotatedAt) return undefined;
+  if (token.expiresAt.getTime() <= Date.now()) return undefined;
+  if (token.clientId !== null && client.clientId !== token.clientId) return undefined;
+  if (!token.user || token.user.disabled) return undefined;
+  let scope: string;
+  try {
+    scope = checkScope(params.scope, token.scope);
+  } catch {
+    return undefined;
+  }
+  const signed = await signAccessToken(ctx, { user: token.user, clientId: token.clientId, scope });
+  const refreshToken = await rotateRefreshToken(ctx.knex, {
+    id: token.id,
+    scope,
+    ttlSeconds: ctx.config.refreshTokenTtl,
+    accessJti: signed.jti,
+    accessExpiresAt: new Date(signed.exp * 1000),
+    audit: { event: 'token.issued', ip: meta.ip, detail: { grant: 'refresh_token' } },
+  });
+  return refreshToken ? tokenResponse(ctx, signed, refreshToken, scope) : undefined;
 }
