@@ -7,7 +7,7 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { createRevocationList, createTokenVerifier, type RevocationList } from '@fleetgraph/auth';
 import { createServer } from '@fleetgraph/service-kit';
@@ -15,6 +15,7 @@ import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
 import { ForwardingDataSource } from './data-source';
 import { formatError } from './errors';
+import { limitsParseOptions, queryLimitsPlugin, type QueryLimits } from './limits/plugin';
 
 export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
@@ -26,7 +27,14 @@ export async function buildApp(
   config: GatewayConfig,
   options: GatewayBuildOptions = {},
 ): Promise<FastifyInstance> {
-  const app = createServer({ name: 'gateway', logLevel: config.logLevel });
+  const app = createServer({ name: 'gateway', logLevel: config.logLevel, bodyLimit: config.maxBodyBytes });
+  const limits: QueryLimits = {
+    maxDepth: config.maxDepth,
+    maxAliases: config.maxAliases,
+    maxTokens: config.maxTokens,
+    maxCost: config.maxCost,
+    defaultPageSizeForCost: config.defaultPageSizeForCost,
+  };
   const supergraphSdl = readFileSync(config.supergraphPath, 'utf8');
   const gateway = new ApolloGateway({
     supergraphSdl,
@@ -37,10 +45,11 @@ export async function buildApp(
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
     formatError,
+    parseOptions: limitsParseOptions(limits),
     // The default landing page loads from a CDN; the explorer will be served locally instead.
     // No drain plugin: it calls fastify.close() from apollo.stop(), which our onClose hook calls,
     // so closing would wait on itself. Fastify's own close already drains connections.
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<GatewayContext>(limits)],
     logger: app.log,
   });
   await apollo.start();
@@ -68,9 +77,40 @@ export async function buildApp(
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: fastifyApolloHandler(apollo, { context: contextFactory(verifier) }),
+    errorHandler: payloadTooLargeHandler(config.maxBodyBytes),
   });
   app.addReadinessCheck('supergraph', async () => {
     if (!apollo) throw new Error('not started');
   });
   return app;
+}
+
+/**
+ * A body over the limit is refused by Fastify before the GraphQL layer sees it; answer it as a
+ * GraphQL error (HTTP 413, PAYLOAD_TOO_LARGE). Other errors go on to the server's error handler.
+ */
+function payloadTooLargeHandler(limit: number) {
+  return (
+    error: Error & { statusCode?: number; code?: string },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
+    if (error.statusCode !== 413) throw error;
+    const length = Number(request.headers['content-length']);
+    return reply
+      .code(413)
+      .type('application/json; charset=utf-8')
+      .send({
+        errors: [
+          {
+            message: `Request body is larger than the maximum of ${limit} bytes: send a smaller request.`,
+            extensions: {
+              code: 'PAYLOAD_TOO_LARGE',
+              limit,
+              ...(Number.isFinite(length) && length > 0 ? { measured: length } : {}),
+            },
+          },
+        ],
+      });
+  };
 }

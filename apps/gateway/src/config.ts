@@ -17,6 +17,16 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
+  /** Query limits (issue 5); each refusal is QUERY_TOO_COMPLEX with the rule, limit and measured value. */
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  /** Estimated cost: each field 1, a paged field multiplies its selection by its pageSize. */
+  maxCost: number;
+  /** Page size the cost estimate assumes when a paged field is called without pageSize. */
+  defaultPageSizeForCost: number;
+  /** Largest request body in bytes; larger bodies get HTTP 413 PAYLOAD_TOO_LARGE. */
+  maxBodyBytes: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -32,6 +42,14 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     SUBGRAPH_TIMEOUT_MS: envField.int(10_000, 1),
     REDIS_URL: z.string().url().optional(),
     REVOCATION_CACHE_MS: envField.int(2000, 0),
+    MAX_DEPTH: envField.int(12, 1),
+    MAX_ALIASES: envField.int(30, 0),
+    MAX_TOKENS: envField.int(5000, 1),
+    // 250k: two nested paged fields at their documented maxima (groups 200 x devices 500, cost
+    // 200,801) pass, as the cross-service tests ask; three nested pages of the default 50 do not.
+    MAX_COST: envField.int(250_000, 1),
+    DEFAULT_PAGE_SIZE_FOR_COST: envField.int(50, 0),
+    MAX_BODY_BYTES: envField.int(1_000_000, 1),
   });
   const parsed = parseEnv('gateway', schema, env);
   const subgraphUrls: Record<string, string> = {};
@@ -52,5 +70,11 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     subgraphTimeoutMs: parsed.SUBGRAPH_TIMEOUT_MS,
     redisUrl: parsed.REDIS_URL,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
+    maxDepth: parsed.MAX_DEPTH,
+    maxAliases: parsed.MAX_ALIASES,
+    maxTokens: parsed.MAX_TOKENS,
+    maxCost: parsed.MAX_COST,
+    defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST,
+    maxBodyBytes: parsed.MAX_BODY_BYTES,
   };
 }

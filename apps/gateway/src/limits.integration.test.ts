@@ -1,0 +1,241 @@
+/**
+ * Query limits over HTTP through the real gateway (apps/gateway buildApp, the real supergraph).
+ * Every subgraph URL points at a stub that counts calls: a refused query must never reach it.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { getIntrospectionQuery } from 'graphql';
+import { createTestIssuer, injectGraphQL, type TestIssuer } from '@fleetgraph/testing';
+import { buildApp } from './app';
+import { loadGatewayConfig } from './config';
+
+let issuer: TestIssuer;
+let stub: Server;
+let subgraphCalls = 0;
+let token: string;
+const apps: FastifyInstance[] = [];
+
+async function gateway(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/graphql`;
+  const config = loadGatewayConfig({
+    LOG_LEVEL: 'silent',
+    SSO_ISSUER: issuer.issuer,
+    TOKEN_AUDIENCE: issuer.audience,
+    SUBGRAPH_FLEET_CORE_URL: url,
+    SUBGRAPH_GEODECODE_URL: url,
+    SUBGRAPH_VEHICLE_DATA_URL: url,
+    ...env,
+  });
+  const app = await buildApp(config, { jwks: issuer.jwks });
+  apps.push(app);
+  return app;
+}
+
+function nestedChildren(levels: number): string {
+  let inner = 'id';
+  for (let i = 0; i < levels; i++) inner = `children(pageSize: 1) { list { ${inner} } }`;
+  return `{ groups(pageSize: 1) { list { ${inner} } } }`;
+}
+
+before(async () => {
+  issuer = await createTestIssuer();
+  token = await issuer.token({ uid: 'u-1', email: 'limits@example.test' });
+  stub = createServer((_request, response) => {
+    subgraphCalls += 1;
+    response.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[{"message":"stub"}]}');
+  });
+  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+});
+
+after(async () => {
+  for (const app of apps) await app.close();
+  await new Promise<void>((resolve) => stub.close(() => resolve()));
+});
+
+describe('query limits with the default configuration', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await gateway();
+    subgraphCalls = 0;
+  });
+
+  function assertTooComplex(
+    response: Awaited<ReturnType<typeof injectGraphQL>>,
+    rule: string,
+    limit: number,
+    measured: number,
+  ) {
+    assert.equal(response.status, 400, JSON.stringify(response.errors));
+    assert.equal(response.data, undefined);
+    assert.equal(response.errors?.length, 1);
+    const [error] = response.errors ?? [];
+    assert.deepEqual(error?.extensions, { code: 'QUERY_TOO_COMPLEX', rule, limit, measured });
+    assert.match(error?.message ?? '', new RegExp(`${rule} is ${measured}, over the maximum of ${limit}`));
+    assert.equal(subgraphCalls, 0, 'a refused query never reaches a subgraph');
+  }
+
+  test('depth over MAX_DEPTH (12) is QUERY_TOO_COMPLEX', async () => {
+    // groups > list > (children > list) x 6 > id = depth 15
+    assertTooComplex(await injectGraphQL(app, nestedChildren(6), { token }), 'depth', 12, 15);
+  });
+
+  test('aliases over MAX_ALIASES (30), counted through fragments, are QUERY_TOO_COMPLEX', async () => {
+    const aliases = Array.from({ length: 8 }, (_, i) => `a${i}: id`).join(' ');
+    const query = `{ a: group(id: "1") { ...F } b: group(id: "2") { ...F } c: group(id: "3") { ...F } d: group(id: "4") { ...F } }
+      fragment F on Group { ${aliases} }`;
+    assertTooComplex(await injectGraphQL(app, query, { token }), 'aliases', 30, 4 + 4 * 8);
+  });
+
+  test('tokens over MAX_TOKENS (5000) are QUERY_TOO_COMPLEX, not a parse failure', async () => {
+    const query = `{ ${'__typename '.repeat(5000)}}`;
+    assertTooComplex(await injectGraphQL(app, query, { token }), 'tokens', 5000, 5002);
+  });
+
+  test('cost multiplies by pageSize (literal) over MAX_COST (250000): QUERY_TOO_COMPLEX', async () => {
+    const query = '{ devices(pageSize: 500) { list { id groups(pageSize: 200) { list { id label } } } } }';
+    assertTooComplex(
+      await injectGraphQL(app, query, { token }),
+      'cost',
+      250_000,
+      1 + 500 * (2 + 1 + 200 * 3),
+    );
+  });
+
+  test('cost reads pageSize from variables', async () => {
+    const query =
+      'query Q($n: Int, $m: Int = 20) { devices(pageSize: $n) { list { id groups(pageSize: $m) { list { id } } } } }';
+    const response = await injectGraphQL(app, query, { token, variables: { n: 500, m: 300 } });
+    assertTooComplex(response, 'cost', 250_000, 1 + 500 * (2 + 1 + 300 * 2));
+  });
+
+  test('a body over MAX_BODY_BYTES is HTTP 413 with a GraphQL error PAYLOAD_TOO_LARGE', async () => {
+    const payload = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1_000_001) } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload,
+    });
+    assert.equal(response.statusCode, 413);
+    assert.match(String(response.headers['content-type']), /application\/json/);
+    const body = response.json() as {
+      errors: Array<{ message: string; extensions: Record<string, unknown> }>;
+    };
+    assert.equal(body.errors.length, 1);
+    assert.deepEqual(body.errors[0]?.extensions, {
+      code: 'PAYLOAD_TOO_LARGE',
+      limit: 1_000_000,
+      measured: Buffer.byteLength(payload),
+    });
+    assert.match(body.errors[0]?.message ?? '', /larger than the maximum of 1000000 bytes/);
+    assert.equal(subgraphCalls, 0);
+  });
+
+  test('other body errors keep the server error handler (bad JSON is a 400, not a 500)', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: '{"query": ',
+    });
+    assert.equal(response.statusCode, 400);
+  });
+
+  test('the standard IntrospectionQuery is answered when introspection is on', async () => {
+    const response = await injectGraphQL<{ __schema: { queryType: { name: string } } }>(
+      app,
+      getIntrospectionQuery({ descriptions: true }),
+      { token },
+    );
+    assert.equal(response.status, 200, JSON.stringify(response.errors));
+    assert.equal(response.errors, undefined);
+    assert.equal(response.data?.__schema.queryType.name, 'Query');
+    assert.equal(subgraphCalls, 0);
+  });
+
+  for (const query of [
+    '{ devices(pageSize: 50) { list { id groups { list { id label } } } } }',
+    // two nested pages at their documented maxima (the cross-service tests ask this one)
+    '{ groups(pageSize: 200) { list { id devices(pageSize: 500) { list { id } } } } }',
+    // a pageSize over the field's maximum is the subgraph's BAD_USER_INPUT, not a cost refusal
+    '{ devices(pageSize: 100000) { next } }',
+  ]) {
+    test(`within the limits, planned and sent to the subgraph: ${query}`, async () => {
+      subgraphCalls = 0;
+      const response = await injectGraphQL(app, query, { token });
+      assert.ok(response.errors?.length, 'the stub subgraph fails');
+      assert.ok(response.errors.every((error) => error.extensions?.code !== 'QUERY_TOO_COMPLEX'));
+      assert.ok(subgraphCalls > 0, 'the query was planned and fetched');
+      subgraphCalls = 0;
+    });
+  }
+});
+
+describe('limits are configurable', () => {
+  test('MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, DEFAULT_PAGE_SIZE_FOR_COST and MAX_BODY_BYTES from the environment', async () => {
+    const app = await gateway({
+      MAX_DEPTH: '3',
+      MAX_ALIASES: '1',
+      MAX_TOKENS: '20',
+      MAX_COST: '100',
+      DEFAULT_PAGE_SIZE_FOR_COST: '200',
+      MAX_BODY_BYTES: '400',
+    });
+    subgraphCalls = 0;
+    const depth = await injectGraphQL(app, '{ groups { list { owner { id } } } }', { token });
+    assert.equal(depth.errors?.[0]?.extensions?.rule, 'depth');
+    assert.equal(depth.errors?.[0]?.extensions?.limit, 3);
+    const aliases = await injectGraphQL(app, '{ a: __typename b: __typename }', { token });
+    assert.equal(aliases.errors?.[0]?.extensions?.rule, 'aliases');
+    const tokens = await injectGraphQL(app, `{ ${'__typename '.repeat(20)}}`, { token });
+    assert.deepEqual(tokens.errors?.[0]?.extensions, {
+      code: 'QUERY_TOO_COMPLEX',
+      rule: 'tokens',
+      limit: 20,
+      measured: 22,
+    });
+    // default page size 200 when pageSize is absent: 1 + 200 * (list + id) = 401
+    const cost = await injectGraphQL(app, '{ devices { list { id } } }', { token });
+    assert.deepEqual(cost.errors?.[0]?.extensions, {
+      code: 'QUERY_TOO_COMPLEX',
+      rule: 'cost',
+      limit: 100,
+      measured: 401,
+    });
+    const body = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(500)}` }),
+    });
+    assert.equal(body.statusCode, 413);
+    assert.equal(body.json().errors[0].extensions.limit, 400);
+    assert.equal(subgraphCalls, 0);
+  });
+
+  test('invalid limit values stop the config with the variable named', () => {
+    assert.throws(() => loadGatewayConfig({ MAX_DEPTH: '0' }), /MAX_DEPTH/);
+    assert.throws(() => loadGatewayConfig({ MAX_COST: 'lots' }), /MAX_COST/);
+  });
+});
+
+describe('introspection off (INTROSPECTION=false)', () => {
+  test('an introspection query is refused with a clear validation error; other queries still pass', async () => {
+    const app = await gateway({ INTROSPECTION: 'false' });
+    subgraphCalls = 0;
+    for (const query of [getIntrospectionQuery(), '{ __type(name: "Device") { name } }']) {
+      const response = await injectGraphQL(app, query, { token });
+      assert.equal(response.status, 400);
+      assert.equal(response.data, undefined);
+      assert.equal(response.errors?.[0]?.extensions?.code, 'GRAPHQL_VALIDATION_FAILED');
+      assert.match(response.errors?.[0]?.message ?? '', /introspection is not allowed/i);
+    }
+    const typename = await injectGraphQL(app, '{ __typename }', { token });
+    assert.equal(typename.status, 200, JSON.stringify(typename.errors));
+    assert.deepEqual(typename.data, { __typename: 'Query' });
+    assert.equal(subgraphCalls, 0);
+  });
+});

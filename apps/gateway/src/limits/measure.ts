@@ -1,0 +1,163 @@
+/**
+ * Pure measurements of a GraphQL operation for the gateway's query limits: depth, aliases and an
+ * estimated cost (each field 1; a paged field — one taking `pageSize` — multiplies the cost of its
+ * selection by its page size), plus a token count of the source text.
+ *
+ * Fragments are expanded where they are spread (each fragment measured once and memoized, so a
+ * fragment spread many times costs nothing extra to measure, and a fragment cycle counts as empty
+ * instead of looping). Introspection (`__schema`, `__type`) is exempt from depth and cost: it is
+ * answered by the gateway itself, and the standard IntrospectionQuery is deeply nested.
+ */
+import {
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+  type DocumentNode,
+} from 'graphql';
+
+export interface OperationMeasure {
+  /** Deepest field nesting; a root field is depth 1. */
+  depth: number;
+  /** Aliased fields, counting each fragment once per spread. */
+  aliases: number;
+  /** Estimated cost: fields, multiplied by page sizes on paged fields. */
+  cost: number;
+}
+
+export interface MeasureOptions {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables?: Readonly<Record<string, unknown>> | undefined;
+  /** Page size assumed for a paged field called without pageSize. */
+  defaultPageSize: number;
+}
+
+const EXEMPT_FIELDS = new Set(['__schema', '__type']);
+const ZERO: OperationMeasure = { depth: 0, aliases: 0, cost: 0 };
+
+export function measureOperation(options: MeasureOptions): OperationMeasure {
+  const { schema, document, operation, variables = {}, defaultPageSize } = options;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const variableDefaults = new Map<string, ValueNode>();
+  for (const definition of operation.variableDefinitions ?? [])
+    if (definition.defaultValue)
+      variableDefaults.set(definition.variable.name.value, definition.defaultValue);
+
+  const memo = new Map<string, OperationMeasure>();
+  const inProgress = new Set<string>();
+
+  const pageSizeOf = (value: ValueNode | undefined): number => {
+    let resolved: unknown;
+    if (value?.kind === Kind.INT) resolved = Number.parseInt(value.value, 10);
+    else if (value?.kind === Kind.VARIABLE) {
+      const name = value.name.value;
+      if (variables[name] !== undefined && variables[name] !== null) resolved = variables[name];
+      else {
+        const fallback = variableDefaults.get(name);
+        if (fallback?.kind === Kind.INT) resolved = Number.parseInt(fallback.value, 10);
+      }
+    }
+    return typeof resolved === 'number' && Number.isFinite(resolved)
+      ? Math.max(0, Math.trunc(resolved))
+      : defaultPageSize;
+  };
+
+  const walk = (
+    selectionSet: SelectionSetNode,
+    parentType: GraphQLNamedType | undefined,
+  ): OperationMeasure => {
+    let depth = 0;
+    let aliases = 0;
+    let cost = 0;
+    const add = (child: OperationMeasure) => {
+      depth = Math.max(depth, child.depth);
+      aliases += child.aliases;
+      cost += child.cost;
+    };
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        const aliased = selection.alias ? 1 : 0;
+        if (EXEMPT_FIELDS.has(name)) {
+          aliases += aliased;
+          continue;
+        }
+        if (name === '__typename') {
+          depth = Math.max(depth, 1);
+          aliases += aliased;
+          continue;
+        }
+        const fieldDef =
+          parentType && (isObjectType(parentType) || isInterfaceType(parentType))
+            ? parentType.getFields()[name]
+            : undefined;
+        const child = selection.selectionSet
+          ? walk(selection.selectionSet, fieldDef ? getNamedType(fieldDef.type) : undefined)
+          : ZERO;
+        const paged =
+          fieldDef?.args.some((arg) => arg.name === 'pageSize') ||
+          selection.arguments?.some((arg) => arg.name.value === 'pageSize');
+        const multiplier = paged
+          ? pageSizeOf(selection.arguments?.find((arg) => arg.name.value === 'pageSize')?.value)
+          : 1;
+        depth = Math.max(depth, 1 + child.depth);
+        aliases += aliased + child.aliases;
+        cost += 1 + multiplier * child.cost;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition
+          ? schema.getType(selection.typeCondition.name.value)
+          : parentType;
+        add(walk(selection.selectionSet, type ?? undefined));
+      } else {
+        const name = selection.name.value;
+        const cached = memo.get(name);
+        if (cached) {
+          add(cached);
+          continue;
+        }
+        const fragment = fragments.get(name);
+        if (!fragment || inProgress.has(name)) continue; // unknown fragment or a cycle: nothing to add
+        inProgress.add(name);
+        const measured = walk(
+          fragment.selectionSet,
+          schema.getType(fragment.typeCondition.name.value) ?? undefined,
+        );
+        inProgress.delete(name);
+        memo.set(name, measured);
+        add(measured);
+      }
+    }
+    return { depth, aliases, cost };
+  };
+
+  const rootType = schema.getRootType(operation.operation) ?? undefined;
+  return walk(operation.selectionSet, rootType);
+}
+
+/**
+ * Tokens of a GraphQL source, counted as graphql-js' `maxTokens` parse option counts them
+ * (punctuators, names and values; not comments or the end). Counting stops at a lexical error.
+ */
+export function countTokens(source: string): number {
+  const lexer = new Lexer(new Source(source));
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  } catch {
+    // A syntax error: the tokens before it are the measure; the parser reports the error itself.
+  }
+  return count;
+}
