@@ -37,14 +37,12 @@ import { formField, formFields, pageDefaults, sendPage } from '../pages/page-plu
 import {
   cookieNames,
   cookieOptions,
-  createSession,
   csrfTokenValid,
   deleteSession,
   ensureCsrfToken,
-  SESSION_TTL_SECONDS,
   sessionUserId,
 } from '../session/cookies';
-import { attemptSignIn } from '../session/sign-in';
+import { handleSignInPost } from '../session/sign-in-form';
 
 const NEXT_PATH = /^\/applications(\/[A-Za-z0-9_-]+){0,2}$/;
 
@@ -117,30 +115,11 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
 
   app.post('/sign-in', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
-    const email = (formField(request.body, 'email') ?? '').trim();
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) {
-      return showSignIn(request, reply, next, 403, {
-        email,
-        error: 'Your session expired. Please sign in again.',
-      });
-    }
-    const password = formField(request.body, 'password') ?? '';
-    if (!email || !password)
-      return showSignIn(request, reply, next, 400, {
-        email,
-        error: 'Enter your email address and password.',
-      });
-    const outcome = await attemptSignIn(ctx, { email, password, ip: request.ip, clientId: null });
-    if (!outcome.ok) {
-      if (outcome.retryAfter) reply.header('retry-after', String(outcome.retryAfter));
-      return showSignIn(request, reply, next, outcome.status, { email, error: outcome.message });
-    }
-    reply.setCookie(
-      names.session,
-      await createSession(ctx.knex, outcome.userId),
-      cookieOptions(ctx.config, SESSION_TTL_SECONDS),
-    );
-    return reply.redirect(next, 303);
+    return handleSignInPost(ctx, request, reply, {
+      clientId: null,
+      render: (status, values) => showSignIn(request, reply, next, status, values),
+      onSignedIn: () => reply.redirect(next, 303),
+    });
   });
 
   app.post('/sign-out', async (request, reply) => {

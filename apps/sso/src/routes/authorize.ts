@@ -30,16 +30,8 @@ import {
 import type { OAuthContext } from '../oauth/context';
 import { consentPage, errorPage, signInPage } from '../pages/authorize-pages';
 import { formField, pageDefaults, queryString, sendPage } from '../pages/page-plugin';
-import {
-  cookieNames,
-  cookieOptions,
-  createSession,
-  csrfTokenValid,
-  ensureCsrfToken,
-  SESSION_TTL_SECONDS,
-  sessionUserId,
-} from '../session/cookies';
-import { attemptSignIn } from '../session/sign-in';
+import { cookieNames, csrfTokenValid, ensureCsrfToken, sessionUserId } from '../session/cookies';
+import { handleSignInPost } from '../session/sign-in-form';
 
 export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
   await pageDefaults(app);
@@ -148,33 +140,11 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
 
   app.post('/oauth/authorize/sign-in', async (request, reply) => {
     const authz = await checkAuthorizationRequest(ctx, request.query);
-    const email = (formField(request.body, 'email') ?? '').trim();
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) {
-      return showSignIn(request, reply, authz, 403, {
-        email,
-        error: 'Your session expired. Please sign in again.',
-      });
-    }
-    const password = formField(request.body, 'password') ?? '';
-    if (!email || !password)
-      return showSignIn(request, reply, authz, 400, {
-        email,
-        error: 'Enter your email address and password.',
-      });
-
-    const outcome = await attemptSignIn(ctx, {
-      email,
-      password,
-      ip: request.ip,
+    return handleSignInPost(ctx, request, reply, {
       clientId: authz.application.clientId,
+      render: (status, values) => showSignIn(request, reply, authz, status, values),
+      onSignedIn: () => reply.redirect(`/oauth/authorize?${queryString(request)}`, 303),
     });
-    if (!outcome.ok) {
-      if (outcome.retryAfter) reply.header('retry-after', String(outcome.retryAfter));
-      return showSignIn(request, reply, authz, outcome.status, { email, error: outcome.message });
-    }
-    const sessionId = await createSession(ctx.knex, outcome.userId);
-    reply.setCookie(names.session, sessionId, cookieOptions(ctx.config, SESSION_TTL_SECONDS));
-    return reply.redirect(`/oauth/authorize?${queryString(request)}`, 303);
   });
 
   app.post('/oauth/authorize', async (request, reply) => {
