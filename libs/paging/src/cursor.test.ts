@@ -23,6 +23,20 @@ test('a tampered cursor is BAD_USER_INPUT', () => {
   }
 });
 
+test('any change to any character of a cursor is refused, including padding bits of the last one', () => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  for (let n = 0; n < 20; n++) {
+    const id = codec.encode({ k: [`key-${n}`, n], s: 10, f: 'fp' });
+    for (const position of [id.length - 1, id.length - 2, id.indexOf('.') - 1, 0]) {
+      for (const c of alphabet) {
+        if (c === id[position]) continue;
+        const altered = `${id.slice(0, position)}${c}${id.slice(position + 1)}`;
+        assert.throws(() => codec.decode(altered), /pageId is not valid/, `accepted ${altered}`);
+      }
+    }
+  }
+});
+
 test('a cursor signed with another secret is refused', () => {
   const other = new CursorCodec('another-secret-of-enough-length');
   assert.throws(() => codec.decode(other.encode({ k: [1], s: 1, f: 'x' })), /pageId is not valid/);

@@ -40,8 +40,11 @@ export class CursorCodec {
     const dot = pageId.indexOf('.');
     if (dot <= 0 || pageId.length > 4096) throw invalid();
     const payload = pageId.slice(0, dot);
-    const signature = Buffer.from(pageId.slice(dot + 1), 'base64url');
-    const expected = this.sign(payload);
+    // Compare the signature as its canonical text, not as decoded bytes: base64url decoding
+    // ignores the padding bits of the last character, so a changed last character could
+    // otherwise decode to the same bytes and an altered pageId would pass.
+    const signature = Buffer.from(pageId.slice(dot + 1), 'utf8');
+    const expected = Buffer.from(this.sign(payload).toString('base64url'), 'utf8');
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();
     try {
       const [k, s, f] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [
