@@ -45,6 +45,8 @@ describe('decodeDtcs', () => {
     assert.match(network.information, /Steuergerät/);
     assert.match(network.cause, /ECM ohne Spannung.*\(wahrscheinlich\)/);
     assert.match(network.subdescription, /^Netzwerk – generisch/);
+    assert.match(network.recommendation, /geschätzte Kosten 50–2000 EUR/);
+    assert.doesNotMatch(network.recommendation, /estimated|labour/);
     assert.ok(body.description.length > 5);
     assert.doesNotMatch(body.description, /Unknown|Unbekannt/);
   });

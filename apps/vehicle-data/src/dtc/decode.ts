@@ -58,20 +58,13 @@ const TEXT = {
     failureType: 'failure type',
     likelihood: { high: 'likely', medium: 'possible', low: 'rare' } as Record<string, string>,
     difficulty: { easy: 'easy', medium: 'moderate', hard: 'hard' } as Record<string, string>,
-    repair: (
-      d: string | null,
-      diy: boolean | undefined,
-      cost: number[] | undefined,
-      hours: number[] | undefined,
-    ) =>
-      [
-        d ? `Repair difficulty: ${d}` : null,
-        diy === undefined ? null : diy ? 'possible as a do-it-yourself repair' : 'leave to a workshop',
-        cost ? `estimated cost ${cost[0]}–${cost[1]} EUR` : null,
-        hours ? `${hours[0]}–${hours[1]} h of labour` : null,
-      ]
-        .filter(Boolean)
-        .join('; '),
+    repair: {
+      difficulty: 'Repair difficulty',
+      diy: 'possible as a do-it-yourself repair',
+      workshop: 'leave to a workshop',
+      cost: 'estimated cost',
+      hours: 'h of labour',
+    },
     related: 'Related codes',
     mil: 'Malfunction indicator lamp (check engine) on',
     limp: 'Limp mode possible',
@@ -87,20 +80,13 @@ const TEXT = {
     failureType: 'Fehlerart',
     likelihood: { high: 'wahrscheinlich', medium: 'möglich', low: 'selten' } as Record<string, string>,
     difficulty: { easy: 'einfach', medium: 'mittel', hard: 'schwer' } as Record<string, string>,
-    repair: (
-      d: string | null,
-      diy: boolean | undefined,
-      cost: number[] | undefined,
-      hours: number[] | undefined,
-    ) =>
-      [
-        d ? `Reparaturaufwand: ${d}` : null,
-        diy === undefined ? null : diy ? 'in Eigenregie möglich' : 'Werkstatt empfohlen',
-        cost ? `geschätzte Kosten ${cost[0]}–${cost[1]} EUR` : null,
-        hours ? `${hours[0]}–${hours[1]} h Arbeitszeit` : null,
-      ]
-        .filter(Boolean)
-        .join('; '),
+    repair: {
+      difficulty: 'Reparaturaufwand',
+      diy: 'in Eigenregie möglich',
+      workshop: 'Werkstatt empfohlen',
+      cost: 'geschätzte Kosten',
+      hours: 'h Arbeitszeit',
+    },
     related: 'Verwandte Codes',
     mil: 'Motorkontrollleuchte (MIL) an',
     limp: 'Notlauf möglich',
@@ -108,6 +94,26 @@ const TEXT = {
     emissions: 'Abgasrelevant',
   },
 };
+
+type RepairWords = (typeof TEXT)['EN']['repair'];
+
+/** The repair line in one language: difficulty, do-it-yourself or workshop, cost, labour. */
+function repairLine(
+  words: RepairWords,
+  difficulty: string | null,
+  diy: boolean | undefined,
+  cost: number[] | undefined,
+  hours: number[] | undefined,
+): string {
+  return [
+    difficulty ? `${words.difficulty}: ${difficulty}` : null,
+    diy === undefined ? null : diy ? words.diy : words.workshop,
+    cost ? `${words.cost} ${cost[0]}–${cost[1]} EUR` : null,
+    hours ? `${hours[0]}–${hours[1]} ${words.hours}` : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
 
 const SYSTEM_DE: Record<string, string> = {
   Powertrain: 'Antrieb',
@@ -177,7 +183,8 @@ function decodeOne(s: DtcStructure, input: DecodeDtcsInput): Dtc {
   const repair = details?.repair;
   const recommendation = repair
     ? [
-        t.repair(
+        repairLine(
+          t.repair,
           repair.difficulty ? (t.difficulty[repair.difficulty] ?? repair.difficulty) : null,
           repair.diy_possible,
           repair.estimated_cost_eur,
