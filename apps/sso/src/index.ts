@@ -5,6 +5,7 @@ export { hashPassword, verifyPassword } from './passwords';
 export { migrations, SSO_SCHEMA } from '../migrations/index';
 export {
   createApplication,
+  ensureApplication,
   SCOPES_SUPPORTED,
   GRANT_TYPES_SUPPORTED,
   type Application,

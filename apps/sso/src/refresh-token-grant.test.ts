@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRevocationList } from '@fleetgraph/auth';
 import { hashRefreshToken } from './data/refresh-tokens';
 import {
   decodePart,
@@ -14,11 +15,16 @@ let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
 /** When set, every SQL statement the SSO sends is appended (statement-count tests). */
 let statements: string[] | null = null;
+/** The shared revocation list the gateway reads (in memory here; Redis in production). */
+const revocations = createRevocationList({ cacheMs: 0 });
 before(async () => {
-  sso = await startSso('refresh', {}, { onQuery: (sql) => statements?.push(sql) });
+  sso = await startSso('refresh', {}, { onQuery: (sql) => statements?.push(sql), revocations });
   user = await insertUser(sso.knex);
 });
-after(() => sso?.close());
+after(async () => {
+  await sso?.close();
+  await revocations.close();
+});
 
 async function login(extra: Record<string, string> = {}) {
   const res = await postToken(sso.app, {
@@ -104,6 +110,22 @@ describe('refresh token grant', () => {
       assert.equal(res.statusCode, 401, 'every access token of the family is revoked');
       assert.equal(res.json().error, 'invalid_token');
     }
+  });
+
+  test('a refresh revokes the access token it supersedes and publishes it to the revocation list', async () => {
+    const first = await login();
+    const other = await login();
+    const res = await refresh(first.refresh_token);
+    assert.equal(res.statusCode, 200, res.body);
+    const second = res.json();
+    const oldJti = decodePart(first.access_token, 1).jti;
+    assert.equal((await me(first.access_token)).statusCode, 401, 'the rotated-away access token is refused');
+    assert.equal((await me(second.access_token)).statusCode, 200, 'the new access token works');
+    assert.equal(await revocations.isRevoked(oldJti), true, 'published for the gateway');
+    assert.equal(await revocations.isRevoked(decodePart(second.access_token, 1).jti), false);
+    assert.equal((await me(other.access_token)).statusCode, 200, "another login's access token is untouched");
+    const row = await sso.knex('sso.access_tokens').where({ jti: oldJti }).first();
+    assert.ok(row.revoked_at, 'recorded revoked in the database');
   });
 
   test('revoking one family leaves the other logins of the user working', async () => {

@@ -1,7 +1,8 @@
 /**
  * Revocation reaches the gateway: when the SSO revokes a token family (a rotated refresh token
  * presented again), the family's access token is refused by the gateway within seconds, while
- * an unrelated login keeps working.
+ * an unrelated login keeps working; a plain refresh does the same to the access token it
+ * supersedes ("rotated away").
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +29,25 @@ async function token(form: Record<string, string>) {
 const query = (accessToken: string) =>
   postGraphQL(stack.platform.urls.graphql, '{ account { email } }', { token: accessToken });
 
+/** Bounded wait: the gateway may reuse a "not revoked" answer for its cache period (1 s here). */
+async function refusedWithinSeconds(accessToken: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 25; attempt++) {
+    const res = await query(accessToken);
+    if (res.status === 401 && res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED') return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+test('a rotated-away access token is refused by the gateway within seconds; the new one works', async () => {
+  const login = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
+  assert.equal((await query(login.body.access_token!)).data?.account.email, DEMO_EMAIL);
+  const rotated = await token({ grant_type: 'refresh_token', refresh_token: login.body.refresh_token! });
+  assert.equal(rotated.status, 200);
+  assert.ok(await refusedWithinSeconds(login.body.access_token!), 'the superseded access token is refused');
+  assert.equal((await query(rotated.body.access_token!)).data?.account.email, DEMO_EMAIL);
+});
+
 test('a revoked token family is refused by the gateway within seconds; other logins are not', async () => {
   const login = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
   const other = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
@@ -39,14 +59,7 @@ test('a revoked token family is refused by the gateway within seconds; other log
   assert.equal(reuse.status, 400);
   assert.equal(reuse.body.error, 'invalid_grant');
 
-  // Bounded wait: the gateway may reuse a "not revoked" answer for its cache period (1 s here).
-  let refused = false;
-  for (let attempt = 0; attempt < 25 && !refused; attempt++) {
-    const res = await query(login.body.access_token!);
-    refused = res.status === 401 && res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED';
-    if (!refused) await sleep(200);
-  }
-  assert.ok(refused, 'the revoked access token is refused by the gateway');
+  assert.ok(await refusedWithinSeconds(login.body.access_token!), 'the revoked access token is refused');
   assert.equal(
     (await query(rotated.body.access_token!)).status,
     401,

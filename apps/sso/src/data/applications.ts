@@ -146,3 +146,29 @@ export async function updateApplication(
   });
   return updated > 0;
 }
+
+/**
+ * Creates or updates an application whose client id and secret are chosen by the caller (the
+ * one-process start registers the explorer this way with credentials kept in its data folder):
+ * the settings and the secret are set to the given ones, so repeated starts converge.
+ */
+export async function ensureApplication(
+  db: Knex,
+  input: NewApplication & { clientId: string; clientSecret: string | null },
+): Promise<Application> {
+  const settings = {
+    client_secret_hash: input.clientSecret ? hashClientSecret(input.clientSecret) : null,
+    name: input.name,
+    redirect_uris: input.redirectUris,
+    confidential: input.confidential,
+    allowed_scopes: input.allowedScopes ?? ['public'],
+    grant_types: input.grantTypes ?? ['authorization_code', 'refresh_token'],
+    owner_user_id: input.ownerUserId ?? null,
+  };
+  const [row] = await db('sso.applications')
+    .insert({ client_id: input.clientId, ...settings })
+    .onConflict('client_id')
+    .merge({ ...settings, updated_at: db.fn.now() })
+    .returning([...COLUMNS]);
+  return toApplication(row);
+}

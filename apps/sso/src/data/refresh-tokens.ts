@@ -156,7 +156,11 @@ export async function findRefreshTokenWithUser(
  * the other waits for its row lock and then sees rotated_at set), and only then records the new
  * refresh token of the family, the new access token and the audit row. The token's family, user,
  * client and scope are never updated, so what the caller checked on its unlocked read still holds.
- * Returns the new plaintext refresh token, or undefined when nothing was rotated (nothing written).
+ * The same statement revokes the family's earlier access tokens ("rotated away": a refresh
+ * supersedes the access token issued with the previous refresh token); the new one is not among
+ * them (all parts of the statement see the same snapshot).
+ * Returns the new plaintext refresh token and the superseded access tokens (for the shared
+ * revocation list), or undefined when nothing was rotated (nothing written).
  */
 export async function rotateRefreshToken(
   db: Knex,
@@ -168,7 +172,7 @@ export async function rotateRefreshToken(
     accessExpiresAt: Date;
     audit: { event: AuditEvent; ip: string | null; detail: Record<string, unknown> };
   },
-): Promise<string | undefined> {
+): Promise<{ refreshToken: string; superseded: RevokedAccessToken[] } | undefined> {
   const token = newRefreshToken();
   const { rows } = await db.raw(
     `with rotated as (
@@ -193,8 +197,18 @@ export async function rotateRefreshToken(
        insert into sso.audit_log (event, user_id, client_id, ip, detail)
        select cast(? as text), user_id, client_id, cast(? as text), cast(? as jsonb)
          from rotated
+     ), superseded as (
+       update sso.access_tokens at
+          set revoked_at = now()
+        where at.family_id = (select family_id from rotated)
+          and at.revoked_at is null
+          and at.expires_at > now()
+       returning at.jti, at.expires_at
      )
-     select count(*)::int as rotated from rotated`,
+     select (select count(*)::int from rotated) as rotated,
+            coalesce((select json_agg(json_build_object(
+                        'jti', jti, 'exp', floor(extract(epoch from expires_at))::bigint))
+                        from superseded), '[]'::json) as superseded`,
     [
       values.id,
       randomUUID(),
@@ -208,5 +222,20 @@ export async function rotateRefreshToken(
       JSON.stringify(values.audit.detail),
     ],
   );
-  return rows[0]?.rotated === 1 ? token : undefined;
+  const row = rows[0] as { rotated: number; superseded: RevokedAccessToken[] } | undefined;
+  return row?.rotated === 1 ? { refreshToken: token, superseded: row.superseded } : undefined;
+}
+
+/** Revokes the family's unexpired access tokens (slow-path rotation, inside its transaction). */
+export async function supersedeAccessTokens(
+  trx: Knex.Transaction,
+  familyId: string,
+): Promise<RevokedAccessToken[]> {
+  const rows: { jti: string; expires_at: Date }[] = await trx('sso.access_tokens')
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .where('expires_at', '>', trx.fn.now())
+    .update({ revoked_at: trx.fn.now() })
+    .returning(['jti', 'expires_at']);
+  return rows.map((row) => ({ jti: row.jti, exp: Math.floor(new Date(row.expires_at).getTime() / 1000) }));
 }

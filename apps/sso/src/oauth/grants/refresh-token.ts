@@ -6,7 +6,8 @@
  *   another client is invalid_grant (a refresh token of one client is useless to another);
  * - a registered client must be allowed the refresh_token grant (unauthorized_client);
  * - every use rotates: the presented token is marked rotated and a new one of the same family is
- *   issued atomically, and two concurrent uses cannot both win. Fast path (no scope problem, token
+ *   issued atomically, and the family's earlier access tokens are revoked and published to the
+ *   shared revocation list (a rotated-away access token stops working at the gateway), and two concurrent uses cannot both win. Fast path (no scope problem, token
  *   and user found valid on an unlocked read): the access token is signed first, then ONE
  *   autocommit statement rotates with a compare-and-set (UPDATE ... WHERE rotated_at IS NULL AND
  *   revoked_at IS NULL AND not expired AND user not disabled) and, only if it matched, records the
@@ -27,6 +28,7 @@ import {
   markRotated,
   revokeFamily,
   rotateRefreshToken,
+  supersedeAccessTokens,
 } from '../../data/refresh-tokens';
 import { findUserById } from '../../data/users';
 import { OAuthError } from '../../errors';
@@ -82,6 +84,7 @@ export async function refreshTokenGrant(
     if (!user || user.disabled) return new OAuthError('invalid_grant', INVALID);
 
     await markRotated(trx, token.id);
+    revoked = await supersedeAccessTokens(trx, token.familyId);
     const tokens = await issueTokens(ctx, trx, {
       user,
       clientId: token.clientId,
@@ -126,7 +129,7 @@ async function fastRefresh(
     return undefined;
   }
   const signed = await signAccessToken(ctx, { user: token.user, clientId: token.clientId, scope });
-  const refreshToken = await rotateRefreshToken(ctx.knex, {
+  const rotated = await rotateRefreshToken(ctx.knex, {
     id: token.id,
     scope,
     ttlSeconds: ctx.config.refreshTokenTtl,
@@ -134,5 +137,7 @@ async function fastRefresh(
     accessExpiresAt: new Date(signed.exp * 1000),
     audit: { event: 'token.issued', ip: meta.ip, detail: { grant: 'refresh_token' } },
   });
-  return refreshToken ? tokenResponse(ctx, signed, refreshToken, scope) : undefined;
+  if (!rotated) return undefined;
+  await publishRevocations(ctx, rotated.superseded);
+  return tokenResponse(ctx, signed, rotated.refreshToken, scope);
 }
