@@ -1,7 +1,13 @@
 import type { Migrations } from '@fleetgraph/db';
 import * as core from './20261122_001_core';
+import * as driversTrips from './20261122_002_drivers_trips';
+import * as readingsAnon from './20261122_004_readings_anon';
+import * as services from './20261122_003_services';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
   '20261122_001_core': core,
+  '20261122_002_drivers_trips': driversTrips,
+  '20261122_003_services': services,
+  '20261122_004_readings_anon': readingsAnon,
 };

@@ -3,7 +3,9 @@ import type { CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
 import { entityLoaders } from './data/entities';
 import { relationLoader } from './data/relations';
+import { summaryLoaders } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
+import { serviceLoaders } from './data/services-loaders';
 
 export interface FleetServices {
   knex: Knex;
@@ -16,7 +18,15 @@ export function createLoaders(services: FleetServices, user: UserContext) {
   const relationLoaders = Object.fromEntries(
     Object.entries(relations).map(([name, spec]) => [name, relationLoader(knex, codec, user.uid, spec)]),
   ) as { [K in RelationName]: ReturnType<typeof relationLoader<any>> };
-  return { ...entityLoaders(knex, user.uid), relations: relationLoaders, knex, codec, viewer: user.uid };
+  return {
+    ...entityLoaders(knex, user.uid),
+    ...summaryLoaders(knex),
+    relations: relationLoaders,
+    services: serviceLoaders(knex, codec, user.uid),
+    knex,
+    codec,
+    viewer: user.uid,
+  };
 }
 
 export type FleetLoaders = ReturnType<typeof createLoaders>;

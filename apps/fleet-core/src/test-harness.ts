@@ -12,6 +12,7 @@ import {
 import { buildApp } from './app';
 import { loadFleetCoreConfig } from './config';
 import { loadFixture } from './testing/fixture';
+import { loadServicesFixture } from './testing/services-fixture';
 
 export interface Harness {
   app: FastifyInstance;
@@ -32,6 +33,7 @@ export async function startHarness(label: string): Promise<Harness> {
   );
   const knex = createKnex({ url: database.url });
   await loadFixture(knex);
+  await loadServicesFixture(knex);
   await knex.destroy();
   return {
     app,

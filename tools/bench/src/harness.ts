@@ -19,14 +19,15 @@ export interface BenchPlatform {
   close(): Promise<void>;
 }
 
-export async function startBenchPlatform(): Promise<BenchPlatform> {
+/** `env` adds to the platform's environment (e.g. RATE_LIMIT_PER_MINUTE=0 for load tests). */
+export async function startBenchPlatform(env: Record<string, string> = {}): Promise<BenchPlatform> {
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
   const ports: Record<string, number> = {};
   for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
     ports[name] = await freePort();
   const platform = await startPlatform({
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env },
     dataDir: dir,
     ports,
   });

@@ -12,14 +12,15 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(label: string): Promise<Stack> {
+/** `env` adds to the platform's environment (e.g. REDIS_URL). */
+export async function startStack(label: string, env: Record<string, string> = {}): Promise<Stack> {
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const ports: Record<string, number> = {};
   for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
     ports[name] = await freePort();
   const platform = await startPlatform({
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH },
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
     dataDir,
     ports,
   });

@@ -17,6 +17,7 @@ import {
   PRODUCT_NETWORKS,
 } from './enums';
 import { VIN_PATTERN, isValidImei } from './ids';
+import { servicesSchema } from './dataset-services';
 
 function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, {
@@ -144,6 +145,83 @@ export const vehicleSchema = z.strictObject({
   groups: refs.min(1, 'a vehicle must be in at least one group'),
 });
 
+export const DRIVER_AUXILIARY_KINDS = ['BADGE', 'KEY_FOB', 'PHONE', 'TACHOGRAPH_CARD'] as const;
+
+export const auxiliaryDeviceSchema = z
+  .strictObject({
+    kind: enumOf(DRIVER_AUXILIARY_KINDS, 'kind'),
+    serialNumber: text.optional(),
+    macAddressHash: text.optional(),
+    idKey: text.optional(),
+  })
+  .refine((a) => a.serialNumber || a.macAddressHash || a.idKey, {
+    error: 'an auxiliary device needs a serialNumber, a macAddressHash or an idKey',
+  });
+
+export const driverSessionSchema = z.strictObject({
+  /** Vehicle id, VIN or plate. */
+  vehicle: ref,
+  startedAt: timestamp,
+  /** Absent or null: the driver is in this vehicle now. */
+  endedAt: timestamp.nullable().optional(),
+});
+
+export const driverSchema = z.strictObject({
+  id: uuid.optional(),
+  label: text,
+  /** Badge or card number; unique in the organization; trips may refer to the driver by it. */
+  idKey: text.optional(),
+  /** The driver's own account (email or id). */
+  userProfile: ref.optional(),
+  /** The contact account (email or id). */
+  userContact: ref.optional(),
+  /** Vehicles (id, VIN or plate). */
+  currentVehicle: ref.optional(),
+  defaultVehicle: ref.optional(),
+  active: z.boolean().default(true),
+  /** Groups (label or id); at least one, else no account can see the driver. */
+  groups: refs.min(1, 'a driver must be in at least one group'),
+  auxiliaryDevices: z.array(auxiliaryDeviceSchema).default([]),
+  vehicleSessions: z.array(driverSessionSchema).default([]),
+});
+
+const coordinates = z.strictObject({
+  latitude: z
+    .number()
+    .min(-90, 'latitude must be between -90 and 90')
+    .max(90, 'latitude must be between -90 and 90'),
+  longitude: z
+    .number()
+    .min(-180, 'longitude must be between -180 and 180')
+    .max(180, 'longitude must be between -180 and 180'),
+});
+
+export const tripSchema = z.strictObject({
+  id: uuid.optional(),
+  /** The recording device (IMEI of a device of this organization in the file). */
+  device: text,
+  /** Vehicle id, VIN or plate; default: the device's currentVehicle. */
+  vehicle: ref.optional(),
+  /** Driver id, idKey or label. */
+  driver: ref.optional(),
+  startedAt: timestamp,
+  endedAt: timestamp,
+  start: coordinates,
+  end: coordinates,
+  startAddress: text.optional(),
+  endAddress: text.optional(),
+  distanceKm: z
+    .number()
+    .min(0, 'distanceKm must not be negative')
+    .max(5000, 'distanceKm must be at most 5000'),
+  maxSpeedKmh: z
+    .number()
+    .min(0, 'maxSpeedKmh must not be negative')
+    .max(400, 'maxSpeedKmh must be at most 400'),
+  idleSeconds: z.number().int().min(0).default(0),
+  fuelUsedLiters: z.number().min(0).optional(),
+});
+
 export const organizationSchema = z.strictObject({
   id: uuid.optional(),
   name: text,
@@ -153,6 +231,10 @@ export const organizationSchema = z.strictObject({
   products: z.array(productSchema).default([]),
   vehicles: z.array(vehicleSchema).default([]),
   devices: z.array(deviceSchema).default([]),
+  drivers: z.array(driverSchema).default([]),
+  trips: z.array(tripSchema).default([]),
+  /** Roles, descriptions, alert templates, workshops, bookings, onboarding... (dataset-services.ts). */
+  services: servicesSchema.optional(),
 });
 
 export const datasetSchema = z.strictObject({
@@ -169,6 +251,8 @@ export type GroupInput = z.output<typeof groupSchema>;
 export type ProductInput = z.output<typeof productSchema>;
 export type DeviceInput = z.output<typeof deviceSchema>;
 export type VehicleInput = z.output<typeof vehicleSchema>;
+export type DriverInput = z.output<typeof driverSchema>;
+export type TripInput = z.output<typeof tripSchema>;
 
 /** `organizations[0].devices[3].owner` from a path of keys and indexes. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {

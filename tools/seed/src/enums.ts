@@ -80,6 +80,18 @@ export interface TableCounts {
   groupDevices: number;
   groupVehicles: number;
   deviceVehicleSessions: number;
+  drivers: number;
+  groupDrivers: number;
+  driverAuxiliaryDevices: number;
+  driverVehicleSessions: number;
+  trips: number;
+  tripHarshes: number;
+  tripOverspeeds: number;
+  tripMetadata: number;
+  deviceHistory: number;
+  deviceFields: number;
+  readings: number;
+  batteryAnnotations: number;
 }
 
 export function emptyCounts(): TableCounts {
@@ -97,6 +109,18 @@ export function emptyCounts(): TableCounts {
     groupDevices: 0,
     groupVehicles: 0,
     deviceVehicleSessions: 0,
+    drivers: 0,
+    groupDrivers: 0,
+    driverAuxiliaryDevices: 0,
+    driverVehicleSessions: 0,
+    trips: 0,
+    tripHarshes: 0,
+    tripOverspeeds: 0,
+    tripMetadata: 0,
+    deviceHistory: 0,
+    deviceFields: 0,
+    readings: 0,
+    batteryAnnotations: 0,
   };
 }
 
@@ -115,6 +139,18 @@ export const COUNTED_TABLES: Record<keyof TableCounts, string> = {
   groupDevices: 'fleet.group_devices',
   groupVehicles: 'fleet.group_vehicles',
   deviceVehicleSessions: 'fleet.device_vehicle_sessions',
+  drivers: 'fleet.drivers',
+  groupDrivers: 'fleet.group_drivers',
+  driverAuxiliaryDevices: 'fleet.driver_auxiliary_devices',
+  driverVehicleSessions: 'fleet.driver_vehicle_sessions',
+  trips: 'fleet.trips',
+  tripHarshes: 'fleet.trip_harshes',
+  tripOverspeeds: 'fleet.trip_overspeeds',
+  tripMetadata: 'fleet.trip_metadata',
+  deviceHistory: 'fleet.device_history',
+  deviceFields: 'fleet.device_fields',
+  readings: 'fleet.readings',
+  batteryAnnotations: 'fleet.battery_annotations',
 };
 
 export function formatCounts(counts: TableCounts): string {

@@ -114,6 +114,18 @@ describe('importDataset', () => {
       groupDevices: 5,
       groupVehicles: 4,
       deviceVehicleSessions: 5,
+      drivers: 2,
+      groupDrivers: 2,
+      driverAuxiliaryDevices: 2,
+      driverVehicleSessions: 2,
+      trips: 3,
+      tripHarshes: 0,
+      tripOverspeeds: 0,
+      tripMetadata: 0,
+      deviceHistory: 0,
+      deviceFields: 0,
+      readings: 0,
+      batteryAnnotations: 0,
     });
     assert.deepEqual(await tableCounts(db.knex), counts);
 
@@ -143,6 +155,68 @@ describe('importDataset', () => {
     );
     const never = await k('fleet.devices').where({ id: '356938109001058' }).first();
     assert.equal(never.status, 'NEVER_CONNECTED');
+    const luc = await k('fleet.drivers').where({ id_key: 'BE-D-0001' }).first();
+    assert.equal(luc.current_vehicle_id, vehicle.id);
+    const trips = await k('fleet.trips').where({ device_id: device.id }).orderBy('started_at');
+    assert.deepEqual(
+      trips.map((t) => [t.driver_id, t.vehicle_id, t.distance_m]),
+      [
+        [luc.id, vehicle.id, 14200],
+        [luc.id, vehicle.id, 31500],
+        [null, vehicle.id, 33100],
+      ],
+    );
+  });
+
+  test('invalid drivers and trips: every problem listed with its path, nothing written', async () => {
+    const before = await tableCounts(db.knex);
+    const bad = copy();
+    const org = bad.organizations[0];
+    org.drivers[1].idKey = 'BE-D-0001';
+    org.drivers[1].groups = ['Nowhere'];
+    org.drivers[0].currentVehicle = 'NO-SUCH-PLATE';
+    org.drivers[0].userProfile = 'ghost@initech.example';
+    org.drivers[0].auxiliaryDevices.push({ kind: 'BADGE' });
+    org.drivers[0].vehicleSessions[0].endedAt = '2025-01-01T00:00:00Z';
+    org.trips[0].device = '490154203237518';
+    org.trips[0].driver = 'Nobody';
+    org.trips[1].endedAt = '2026-11-20T09:00:00Z';
+    org.trips[2].maxSpeedKmh = 20;
+    org.trips[2].start.latitude = 95;
+    org.trips.push({
+      ...structuredClone(example.organizations[0].trips[2]),
+      startedAt: '2026-11-20T16:30:00Z',
+    });
+    org.trips.push({
+      ...structuredClone(example.organizations[0].trips[0]),
+      idleSeconds: 99999,
+      distanceKm: 900,
+    });
+    const problems = await problemsOf(bad);
+    const expect = (pattern: RegExp) =>
+      assert.ok(
+        problems.some((p) => pattern.test(p)),
+        `missing ${pattern}:\n${problems.join('\n')}`,
+      );
+    expect(/^organizations\[0\]\.drivers\[1\]\.idKey: duplicate driver idKey "BE-D-0001"/);
+    expect(/^organizations\[0\]\.drivers\[1\]\.groups\[0\]: unknown group "Nowhere"/);
+    expect(/^organizations\[0\]\.drivers\[0\]\.currentVehicle: unknown vehicle "NO-SUCH-PLATE"/);
+    expect(/^organizations\[0\]\.drivers\[0\]\.userProfile: unknown account "ghost@initech\.example"/);
+    expect(/^organizations\[0\]\.drivers\[0\]\.auxiliaryDevices\[2\]: an auxiliary device needs/);
+    expect(
+      /^organizations\[0\]\.drivers\[0\]\.vehicleSessions\[0\]\.endedAt: a session cannot end before it starts/,
+    );
+    expect(/^organizations\[0\]\.trips\[0\]\.device: unknown device "490154203237518"/);
+    expect(/^organizations\[0\]\.trips\[0\]\.driver: unknown driver "Nobody"/);
+    expect(/^organizations\[0\]\.trips\[1\]\.endedAt: a trip cannot end before it starts/);
+    expect(/^organizations\[0\]\.trips\[2\]\.maxSpeedKmh: maxSpeedKmh 20 is below the average speed/);
+    expect(/^organizations\[0\]\.trips\[2\]\.start\.latitude: latitude must be between -90 and 90/);
+    expect(/^organizations\[0\]\.trips\[3\]: overlaps organizations\[0\]\.trips\[2\]/);
+    expect(
+      /^organizations\[0\]\.trips\[4\]\.distanceKm: 900 km in 2160 s is an average of more than 250 km\/h/,
+    );
+    expect(/^organizations\[0\]\.trips\[4\]\.idleSeconds: idleSeconds is longer than the trip/);
+    assert.deepEqual(await tableCounts(db.knex), before);
   });
 
   test('importing the same file again conflicts with the database and writes nothing', async () => {

@@ -15,6 +15,7 @@ import { hashPassword } from '@fleetgraph/sso';
 import { datasetSchema, formatPath, type Dataset, type DeviceInput } from './dataset';
 import { emptyCounts, type TableCounts } from './enums';
 import { checkDataset, type OrgPlan, type Plan } from './validate';
+import { checkServices, importServices } from './import-services';
 import { countRows, insertInBatches } from './write';
 
 export class ImportError extends Error {
@@ -49,6 +50,7 @@ async function analyze(
     for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path)}: ${issue.message}`);
   }
   const plan = await checkDataset(knex, input, problems);
+  checkServices(input, problems);
   const unique = [...new Set(problems)];
   return parsed.success ? { problems: unique, dataset: parsed.data, plan } : { problems: unique, plan };
 }
@@ -77,7 +79,21 @@ export async function importDataset(knex: Knex, input: unknown): Promise<ImportS
     counts.groupDevices = await insertInBatches(trx, 'fleet.group_devices', rows.groupDevices);
     counts.groupVehicles = await insertInBatches(trx, 'fleet.group_vehicles', rows.groupVehicles);
     counts.deviceVehicleSessions = await insertInBatches(trx, 'fleet.device_vehicle_sessions', rows.sessions);
+    counts.drivers = await insertInBatches(trx, 'fleet.drivers', rows.drivers);
+    counts.groupDrivers = await insertInBatches(trx, 'fleet.group_drivers', rows.groupDrivers);
+    counts.driverAuxiliaryDevices = await insertInBatches(
+      trx,
+      'fleet.driver_auxiliary_devices',
+      rows.driverAuxiliaryDevices,
+    );
+    counts.driverVehicleSessions = await insertInBatches(
+      trx,
+      'fleet.driver_vehicle_sessions',
+      rows.driverSessions,
+    );
+    counts.trips = await insertInBatches(trx, 'fleet.trips', rows.trips);
     const orgIds = plan.organizations.map((o) => o.id);
+    await importServices(trx, dataset, plan);
     for (const id of orgIds) await refreshGroupClosure(trx, id);
     counts.groupClosure = await countRows(trx, 'fleet.group_closure as c', (query) =>
       query.join('fleet.groups as g', 'g.id', 'c.descendant_id').whereIn('g.organization_id', orgIds),
@@ -120,6 +136,11 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
     groupDevices: [] as Row[],
     groupVehicles: [] as Row[],
     sessions: [] as Row[],
+    drivers: [] as Row[],
+    groupDrivers: [] as Row[],
+    driverAuxiliaryDevices: [] as Row[],
+    driverSessions: [] as Row[],
+    trips: [] as Row[],
   };
   const addProducts = (base: string, products: Dataset['products']) =>
     products.forEach((p, i) =>
@@ -240,6 +261,67 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
       for (const group of d.groups)
         link(rows.groupDevices, { group_id: orgPlan.resolveGroup(group), device_id: d.id });
       rows.sessions.push(...sessionsOf(d, orgPlan, currentVehicle, now));
+    });
+
+    const vehicleOf = (ref: string | undefined) => (ref ? orgPlan.resolveVehicle(ref) : null);
+    org.drivers.forEach((d, i) => {
+      const id = orgPlan.driverIds[i]!;
+      rows.drivers.push({
+        id,
+        organization_id: orgId,
+        label: d.label,
+        id_key: d.idKey ?? null,
+        user_profile_id: d.userProfile ? orgPlan.resolveAccount(d.userProfile) : null,
+        user_contact_id: d.userContact ? orgPlan.resolveAccount(d.userContact) : null,
+        current_vehicle_id: vehicleOf(d.currentVehicle),
+        default_vehicle_id: vehicleOf(d.defaultVehicle),
+        active: d.active,
+        created_at: now,
+        updated_at: now,
+      });
+      for (const group of d.groups)
+        link(rows.groupDrivers, { group_id: orgPlan.resolveGroup(group), driver_id: id });
+      for (const a of d.auxiliaryDevices) {
+        rows.driverAuxiliaryDevices.push({
+          id: randomUUID(),
+          driver_id: id,
+          kind: a.kind,
+          serial_number: a.serialNumber ?? null,
+          mac_address_hash: a.macAddressHash ?? null,
+          id_key: a.idKey ?? null,
+        });
+      }
+      for (const s of d.vehicleSessions) {
+        rows.driverSessions.push({
+          id: randomUUID(),
+          driver_id: id,
+          vehicle_id: orgPlan.resolveVehicle(s.vehicle),
+          started_at: s.startedAt,
+          ended_at: s.endedAt ?? null,
+        });
+      }
+    });
+
+    const deviceVehicle = new Map(org.devices.map((d) => [d.id, vehicleOf(d.currentVehicle)]));
+    org.trips.forEach((t, i) => {
+      rows.trips.push({
+        id: orgPlan.tripIds[i]!,
+        device_id: t.device,
+        vehicle_id: t.vehicle ? orgPlan.resolveVehicle(t.vehicle) : (deviceVehicle.get(t.device) ?? null),
+        driver_id: t.driver ? orgPlan.resolveDriver(t.driver) : null,
+        started_at: t.startedAt,
+        ended_at: t.endedAt,
+        start_latitude: t.start.latitude,
+        start_longitude: t.start.longitude,
+        end_latitude: t.end.latitude,
+        end_longitude: t.end.longitude,
+        start_address: t.startAddress ?? null,
+        end_address: t.endAddress ?? null,
+        distance_m: Math.round(t.distanceKm * 1000),
+        max_speed_kmh: t.maxSpeedKmh,
+        idle_s: t.idleSeconds,
+        fuel_used_l: t.fuelUsedLiters ?? null,
+      });
     });
   });
   return rows;

@@ -11,3 +11,4 @@ export {
 export { importDataset, validateDataset, ImportError, type ImportSummary } from './import';
 export { datasetSchema, type Dataset, type DatasetInput } from './dataset';
 export { formatCounts, type TableCounts } from './enums';
+export { seedActivity, type DeviceActivity, type ActivityCounts } from './activity';

@@ -1,40 +1,60 @@
 /**
- * `npm run seed -- [--scale N] [--if-empty]`: loads the deterministic demo data into an empty
- * database (DATABASE_URL, else the embedded server), after running the fleet and sso migrations.
- * With --if-empty a database that already has data is left alone (exit 0), for container starts.
+ * `npm run seed -- [--scale N] [--trips-per-device T] [--if-empty]`: loads the deterministic demo
+ * data into an empty database (DATABASE_URL, else the embedded server), after running the fleet
+ * and sso migrations. With --if-empty a database that already has data is left alone (exit 0),
+ * for container starts. `--scale 1334` gives ~100k devices and, with the default 120 trips per
+ * connected device, ~10M trips (progress bar with the trip rate on a terminal).
  */
 import { formatCounts } from './enums';
 import { openToolDatabase } from './database';
-import { isSeeded, seedDemo } from './seed';
+import { DEFAULT_TRIPS_PER_DEVICE, MAX_SCALE, isSeeded, seedDemo } from './seed';
 
-function parseScale(argv: string[]): number {
+const USAGE = `usage: npm run seed -- [--scale N] [--trips-per-device T] [--if-empty]
+  N: integer 1..${MAX_SCALE}, default 1 (~75 devices per unit; 1334 is ~100k devices)
+  T: integer 0..10000, default ${DEFAULT_TRIPS_PER_DEVICE} (trips per connected device with a vehicle)`;
+
+function parseArgs(argv: string[]): { scale: number; tripsPerDevice: number } {
   let scale = 1;
+  let tripsPerDevice = DEFAULT_TRIPS_PER_DEVICE;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    let value: string | undefined;
     if (arg === '--if-empty') continue;
-    if (arg === '--scale') value = argv[++i];
-    else if (arg.startsWith('--scale=')) value = arg.slice('--scale='.length);
-    else if (arg === '--help' || arg === '-h') {
-      console.log(
-        'usage: npm run seed -- [--scale N] [--if-empty]   (N: integer 1..1000, default 1; ~75 devices per unit)',
-      );
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
       process.exit(0);
-    } else {
-      throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: npm run seed -- [--scale N])`);
     }
-    scale = Number(value);
-    if (!Number.isInteger(scale) || scale < 1 || scale > 1000) {
-      throw new Error(`--scale needs an integer between 1 and 1000 (got ${JSON.stringify(value ?? '')})`);
+    const [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    if (name !== '--scale' && name !== '--trips-per-device') {
+      throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
+    }
+    const value = inline ?? argv[++i];
+    const n = Number(value);
+    if (name === '--scale') {
+      if (!Number.isInteger(n) || n < 1 || n > MAX_SCALE) {
+        throw new Error(
+          `--scale needs an integer between 1 and ${MAX_SCALE} (got ${JSON.stringify(value ?? '')})`,
+        );
+      }
+      scale = n;
+    } else {
+      if (!Number.isInteger(n) || n < 0 || n > 10_000) {
+        throw new Error(
+          `--trips-per-device needs an integer between 0 and 10000 (got ${JSON.stringify(value ?? '')})`,
+        );
+      }
+      tripsPerDevice = n;
     }
   }
-  return scale;
+  return { scale, tripsPerDevice };
 }
 
 async function main(): Promise<number> {
   let scale: number;
+  let tripsPerDevice: number;
   try {
-    scale = parseScale(process.argv.slice(2));
+    ({ scale, tripsPerDevice } = parseArgs(process.argv.slice(2)));
   } catch (error) {
     console.error((error as Error).message);
     return 2;
@@ -47,10 +67,14 @@ async function main(): Promise<number> {
     }
     const summary = await seedDemo(db.knex, {
       scale,
+      tripsPerDevice,
       progress: Boolean(process.stderr.isTTY),
       log: (line) => console.error(line),
     });
     console.log(`Seeded demo data at scale ${summary.scale} in ${(summary.durationMs / 1000).toFixed(1)} s:`);
+    console.log(
+      `  trips and device data: ${(summary.tripsDurationMs / 1000).toFixed(1)} s, ${summary.tripsPerSecond} trips/s`,
+    );
     console.log(formatCounts(summary));
     console.log('\nSign in with (all seeded accounts share this password):');
     for (const login of summary.logins) {

@@ -4,6 +4,8 @@ import { verifyPassword } from '@fleetgraph/sso';
 import { DEMO_EMAIL, DEMO_PASSWORD, isSeeded, seedDemo } from './seed';
 import { hasValidVinCheckDigit, isValidImei } from './ids';
 import { migratedDatabase, tableCounts, type MigratedDatabase } from './test-helpers';
+import { COUNTED_TABLES, type TableCounts } from './enums';
+import { CITY_CENTRES } from './geo';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 let first: MigratedDatabase;
@@ -33,6 +35,12 @@ async function dump(db: MigratedDatabase) {
     groupDevices: await k('fleet.group_devices').orderBy(['group_id', 'device_id']),
     groupVehicles: await k('fleet.group_vehicles').orderBy(['group_id', 'vehicle_id']),
     sessions: await k('fleet.device_vehicle_sessions').orderBy('id'),
+    drivers: await k('fleet.drivers').orderBy('id'),
+    driverSessions: await k('fleet.driver_vehicle_sessions').orderBy('id'),
+    auxiliary: await k('fleet.driver_auxiliary_devices').orderBy('id'),
+    trips: await k('fleet.trips').orderBy('id'),
+    harshes: await k('fleet.trip_harshes').orderBy('id'),
+    readings: await k('fleet.readings').orderBy('id'),
   };
 }
 
@@ -44,25 +52,17 @@ describe('seedDemo', () => {
       seedDemo(second.knex, { now: NOW }),
     ]);
     assert.equal(await isSeeded(first.knex), true);
-    const { durationMs: _a, ...countsA } = a;
-    const { durationMs: _b, ...countsB } = b;
+    const { durationMs: _a, tripsDurationMs: _ta, tripsPerSecond: _ra, ...countsA } = a;
+    const { durationMs: _b, tripsDurationMs: _tb, tripsPerSecond: _rb, ...countsB } = b;
     assert.deepEqual(countsA, countsB);
     assert.deepEqual(await dump(first), await dump(second));
-    assert.deepEqual(await tableCounts(first.knex), {
-      organizations: a.organizations,
-      accounts: a.accounts,
-      users: a.users,
-      groups: a.groups,
-      groupParents: a.groupParents,
-      groupClosure: a.groupClosure,
-      groupAccounts: a.groupAccounts,
-      products: a.products,
-      vehicles: a.vehicles,
-      devices: a.devices,
-      groupDevices: a.groupDevices,
-      groupVehicles: a.groupVehicles,
-      deviceVehicleSessions: a.deviceVehicleSessions,
-    });
+    const expected = Object.fromEntries(
+      (Object.keys(COUNTED_TABLES) as Array<keyof TableCounts>).map((key) => [key, a[key]]),
+    );
+    assert.deepEqual(await tableCounts(first.knex), expected);
+    assert.ok(
+      a.drivers > 0 && a.trips > 0 && a.tripHarshes > 0 && a.readings > 0 && a.batteryAnnotations > 0,
+    );
   });
 
   test('two organizations; Acme has ~60 devices and vehicles, Globex is smaller', async () => {
@@ -148,6 +148,83 @@ describe('seedDemo', () => {
     assert.equal(crossTenant.rows[0].n, 0);
   });
 
+  test('trips are plausible: consistent distance, duration and speeds, near a depot city, in sequence, with the vehicle driver', async () => {
+    const k = first.knex;
+    const one = async (sql: string) => Number((await k.raw(sql)).rows[0].n);
+    const total = await one('select count(*) as n from fleet.trips');
+    assert.ok(total > 1000, `expected thousands of trips, got ${total}`);
+    // Average speed between 8 and 100 km/h, and never above the maximum speed.
+    assert.equal(
+      await one(`select count(*) as n from fleet.trips t,
+        lateral (select t.distance_m / 1000.0 / (extract(epoch from t.ended_at - t.started_at) / 3600) as kmh) s
+        where s.kmh < 8 or s.kmh > 100 or s.kmh > t.max_speed_kmh or t.idle_s >= extract(epoch from t.ended_at - t.started_at)`),
+      0,
+    );
+    // Road distance at least the straight line (1 degree of latitude is 111 km).
+    assert.equal(
+      await one(`select count(*) as n from fleet.trips t
+        where t.distance_m / 1000.0 < 111.0 * sqrt(power(t.end_latitude - t.start_latitude, 2)
+          + power((t.end_longitude - t.start_longitude) * cos(radians(t.start_latitude)), 2))`),
+      0,
+    );
+    // Within 100 km of one of the depot cities.
+    const centres = Object.values(CITY_CENTRES)
+      .map(([lat, lon]) => `(${lat}, ${lon})`)
+      .join(', ');
+    assert.equal(
+      await one(`select count(*) as n from fleet.trips t where not exists (
+        select 1 from (values ${centres}) c(lat, lon)
+        where 111.0 * sqrt(power(t.start_latitude - c.lat, 2) + power((t.start_longitude - c.lon) * cos(radians(c.lat)), 2)) < 100)`),
+      0,
+    );
+    // A device's trips do not overlap, and each starts where the previous one ended.
+    assert.equal(
+      await one(`select count(*) as n from (
+        select started_at, start_latitude, start_longitude,
+               lag(ended_at) over w as prev_end, lag(end_latitude) over w as prev_lat, lag(end_longitude) over w as prev_lon
+          from fleet.trips window w as (partition by device_id order by started_at)) x
+        where prev_end is not null and (started_at <= prev_end or start_latitude <> prev_lat or start_longitude <> prev_lon)`),
+      0,
+    );
+    // The trip's vehicle is the device's vehicle; its driver the vehicle's driver.
+    assert.equal(
+      await one(`select count(*) as n from fleet.trips t join fleet.devices d on d.id = t.device_id
+        where t.vehicle_id is distinct from d.current_vehicle_id
+           or (t.driver_id is not null and not exists (select 1 from fleet.drivers r where r.id = t.driver_id and r.default_vehicle_id = t.vehicle_id))`),
+      0,
+    );
+    // Harsh events and overspeeds happen during their trip; the last position is the end of the last trip.
+    assert.equal(
+      await one(`select count(*) as n from fleet.trip_harshes h join fleet.trips t on t.id = h.trip_id
+        where h.occurred_at < t.started_at or h.occurred_at > t.ended_at or h.device_id <> t.device_id`),
+      0,
+    );
+    assert.equal(
+      await one(`select count(*) as n from fleet.trip_overspeeds o join fleet.trips t on t.id = o.trip_id
+        where o.started_at < t.started_at or o.max_speed_kmh <= o.speed_limit_kmh`),
+      0,
+    );
+    assert.equal(
+      await one(`select count(*) as n from fleet.devices d
+        cross join lateral (select * from fleet.trips t where t.device_id = d.id order by started_at desc limit 1) t
+        where d.last_latitude <> t.end_latitude or d.last_longitude <> t.end_longitude`),
+      0,
+    );
+    // Drivers: placed in a group, the demo account has a driver profile.
+    assert.equal(
+      await one(
+        `select count(*) as n from fleet.drivers r where not exists (select 1 from fleet.group_drivers g where g.driver_id = r.id)`,
+      ),
+      0,
+    );
+    assert.equal(
+      await one(
+        `select count(*) as n from fleet.drivers r join fleet.accounts a on a.id = r.user_profile_id where a.email = '${DEMO_EMAIL}'`,
+      ),
+      1,
+    );
+  });
+
   test('seeding refuses a database that already holds data, and writes nothing', async () => {
     const before = await tableCounts(first.knex);
     await assert.rejects(
@@ -161,7 +238,7 @@ describe('seedDemo', () => {
     const db = await migratedDatabase('seed_scale');
     try {
       const started = Date.now();
-      const summary = await seedDemo(db.knex, { scale: 10, now: NOW });
+      const summary = await seedDemo(db.knex, { scale: 10, now: NOW, tripsPerDevice: 20 });
       assert.equal(summary.devices, 750);
       assert.ok(summary.groups > 100);
       assert.ok(Date.now() - started < 30_000);

@@ -44,6 +44,8 @@ import {
 } from './enums';
 import { Rng, makeImei, makeVin, uuidV5 } from './ids';
 import { countRows, insertInBatches } from './write';
+import { seedServices } from './services';
+import { seedActivity, type DeviceActivity } from './activity';
 
 export const DEMO_EMAIL = 'demo@fleetgraph.dev';
 export const DEMO_PASSWORD = 'fleetgraph-demo';
@@ -57,6 +59,11 @@ export interface SeedOptions {
   log?: (line: string) => void;
   /** The reference time every timestamp is derived from (default: start of the current UTC day). */
   now?: Date;
+  /**
+   * Trips generated per connected device with a vehicle (default 125; fewer when the device's
+   * first connection comes first). Scale 1334 with the default gives ~100k devices and ~10M trips.
+   */
+  tripsPerDevice?: number;
 }
 
 export interface SeedLogin {
@@ -69,10 +76,15 @@ export interface SeedLogin {
 export interface SeedSummary extends TableCounts {
   scale: number;
   durationMs: number;
+  /** Time spent generating and writing trips and device data, and the trip rate over it. */
+  tripsDurationMs: number;
+  tripsPerSecond: number;
   /** A few accounts worth signing in with (all share DEMO_PASSWORD). */
   logins: SeedLogin[];
 }
 
+export const MAX_SCALE = 2000;
+export const DEFAULT_TRIPS_PER_DEVICE = 125;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -93,6 +105,10 @@ interface Rows {
   groupDevices: Row[];
   groupVehicles: Row[];
   deviceVehicleSessions: Row[];
+  drivers: Row[];
+  groupDrivers: Row[];
+  driverAuxiliaryDevices: Row[];
+  driverVehicleSessions: Row[];
 }
 
 interface OrgSpec {
@@ -166,13 +182,17 @@ export async function isSeeded(knex: Knex): Promise<boolean> {
 export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<SeedSummary> {
   const started = Date.now();
   const scale = options.scale ?? 1;
-  if (!Number.isInteger(scale) || scale < 1 || scale > 1000) {
-    throw new Error(`seed scale must be an integer between 1 and 1000 (got ${scale})`);
+  if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) {
+    throw new Error(`seed scale must be an integer between 1 and ${MAX_SCALE} (got ${scale})`);
+  }
+  const tripsPerDevice = options.tripsPerDevice ?? DEFAULT_TRIPS_PER_DEVICE;
+  if (!Number.isInteger(tripsPerDevice) || tripsPerDevice < 0 || tripsPerDevice > 10_000) {
+    throw new Error(`trips per device must be an integer between 0 and 10000 (got ${tripsPerDevice})`);
   }
   const now = options.now ?? startOfUtcDay(new Date());
   const log = options.log ?? (() => {});
 
-  const rows = generate(scale, now.getTime());
+  const { rows, activity } = generate(scale, now.getTime());
   // One argon2id hash for every seeded account: seed data only (see the header comment).
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const user of rows.users) user.password_hash = passwordHash;
@@ -192,6 +212,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
   bar?.start(total, 0, { table: '' });
 
   const counts = emptyCounts();
+  let tripsDurationMs = 0;
   try {
     await knex.transaction(async (trx) => {
       // Two concurrent first starts must not both seed: the second waits here, then sees the rows.
@@ -218,6 +239,41 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
       }
       for (const org of rows.organizations) await refreshGroupClosure(trx, org.id as string);
       counts.groupClosure = await countRows(trx, 'fleet.group_closure');
+      await seedServices(trx, { now: now.getTime() });
+      bar?.stop();
+
+      // What the devices recorded, streamed (10M trips never sit in memory).
+      const expected = activity.length * tripsPerDevice;
+      const tripBar = options.progress
+        ? new SingleBar(
+            {
+              stream: process.stderr,
+              format:
+                'trips   [{bar}] {percentage}% | {value}/{total} trips | {rate} trips/s | ETA {eta_formatted}',
+              hideCursor: true,
+            },
+            Presets.shades_classic,
+          )
+        : undefined;
+      const tripsStarted = Date.now();
+      let written = 0;
+      tripBar?.start(expected, 0, { rate: 0 });
+      try {
+        Object.assign(
+          counts,
+          await seedActivity(trx, activity, {
+            tripsPerDevice,
+            onTrips: (n) => {
+              written += n;
+              const seconds = Math.max(0.001, (Date.now() - tripsStarted) / 1000);
+              tripBar?.update(Math.min(written, expected), { rate: Math.round(written / seconds) });
+            },
+          }),
+        );
+      } finally {
+        tripBar?.stop();
+      }
+      tripsDurationMs = Date.now() - tripsStarted;
     });
   } finally {
     bar?.stop();
@@ -227,6 +283,8 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
     ...counts,
     scale,
     durationMs: Date.now() - started,
+    tripsDurationMs,
+    tripsPerSecond: tripsDurationMs > 0 ? Math.round(counts.trips / (tripsDurationMs / 1000)) : 0,
     logins: [
       { email: DEMO_EMAIL, password: DEMO_PASSWORD, organization: ACME.name, memberOf: [ACME.name] },
       {
@@ -245,7 +303,8 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
   };
   log(
     `seeded ${counts.organizations} organizations, ${counts.accounts} accounts, ${counts.groups} groups, ` +
-      `${counts.devices} devices, ${counts.vehicles} vehicles in ${summary.durationMs} ms`,
+      `${counts.devices} devices, ${counts.vehicles} vehicles, ${counts.drivers} drivers, ${counts.trips} trips ` +
+      `in ${summary.durationMs} ms (trips: ${summary.tripsPerSecond}/s)`,
   );
   return summary;
 }
@@ -282,7 +341,7 @@ interface Slot {
   teamOwner?: string;
 }
 
-function generate(scale: number, now: number): Rows {
+function generate(scale: number, now: number): { rows: Rows; activity: DeviceActivity[] } {
   const rows: Rows = {
     organizations: [],
     accounts: [],
@@ -296,7 +355,12 @@ function generate(scale: number, now: number): Rows {
     groupDevices: [],
     groupVehicles: [],
     deviceVehicleSessions: [],
+    drivers: [],
+    groupDrivers: [],
+    driverAuxiliaryDevices: [],
+    driverVehicleSessions: [],
   };
+  const activity: DeviceActivity[] = [];
   for (const product of PRODUCTS) {
     rows.products.push({
       id: uuidV5(`product:${product.name}`),
@@ -307,12 +371,19 @@ function generate(scale: number, now: number): Rows {
       has_bluetooth: product.hasBluetooth,
     });
   }
-  generateOrganization(rows, ACME, scale, now, 100_000);
-  generateOrganization(rows, GLOBEX, scale, now, 600_000);
-  return rows;
+  generateOrganization(rows, activity, ACME, scale, now, 100_000);
+  generateOrganization(rows, activity, GLOBEX, scale, now, 600_000);
+  return { rows, activity };
 }
 
-function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: number, imeiBase: number): void {
+function generateOrganization(
+  rows: Rows,
+  activity: DeviceActivity[],
+  spec: OrgSpec,
+  scale: number,
+  now: number,
+  imeiBase: number,
+): void {
   const rng = new Rng(`fleetgraph-seed:${spec.key}:${scale}`);
   const orgId = uuidV5(`organization:${spec.key}`);
   const orgCreated = now - 1200 * DAY;
@@ -469,14 +540,15 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
   const count = spec.devicesPerScale * scale;
   const plates = new Set<string>();
   const vehicleIds: string[] = [];
-  const placements: Array<{ group: GroupRef; owner: string; spare: boolean }> = [];
+  const placements: Array<{ group: GroupRef; owner: string; spare: boolean; city: CityInfo }> = [];
+  const vehicleFacts: Array<{ fuel: string; odometerKm: number }> = [];
   for (let i = 0; i < count; i++) {
     const slot = slots[i % slots.length]!;
     const spare = unassigned !== undefined && i % 20 === 19;
     const inTeam = !spare && slot.team !== undefined && rng.chance(0.35);
     const deviceGroup = spare ? unassigned! : inTeam ? slot.team! : slot.group;
     const owner = spare ? rootOwner : inTeam ? slot.teamOwner! : slot.owner;
-    placements.push({ group: deviceGroup, owner, spare });
+    placements.push({ group: deviceGroup, owner, spare, city: slot.city });
 
     const model = rng.weighted(VEHICLE_MODELS.map((m) => [m, m.weight] as const));
     const year = rng.int(
@@ -487,6 +559,9 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     const vehicleId = uuidV5(`vehicle:${spec.key}:${i}`);
     vehicleIds.push(vehicleId);
     const created = now - rng.int(30, 1100) * DAY;
+    const odometerKm = Math.round(ageYears * rng.int(model.yearlyKm[0], model.yearlyKm[1]));
+    vehicleFacts.push({ fuel: model.fuel, odometerKm });
+    const vehicleType = vehicleTypeOf(model.model);
     rows.vehicles.push({
       id: vehicleId,
       organization_id: orgId,
@@ -497,7 +572,13 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
       model_year: year,
       fuel_type: model.fuel,
       color: rng.pick(COLORS),
-      odometer_km: Math.round(ageYears * rng.int(model.yearlyKm[0], model.yearlyKm[1])),
+      odometer_km: odometerKm,
+      odometer_updated_at: new Date(now - (i % 48) * HOUR),
+      label: `${vehicleType === 'HEAVY_TRUCK' ? 'Truck' : vehicleType === 'CAR' ? 'Car' : 'Van'} ${i + 1}`,
+      vehicle_type: vehicleType,
+      registration_country: spec.countryCode,
+      fuel_tank_capacity_l: model.fuel === 'ELECTRIC' ? null : TANK_LITRES[vehicleType],
+      battery_capacity_kwh: model.fuel === 'ELECTRIC' ? 75 : model.fuel === 'PLUGIN_HYBRID' ? 13.8 : null,
       created_at: new Date(created),
       updated_at: new Date(now - rng.int(0, 29) * DAY),
     });
@@ -506,6 +587,84 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
       rows.groupVehicles.push({ group_id: evPool.id, vehicle_id: vehicleId });
     }
   }
+
+  // Drivers: most connected vehicles have one, placed with the vehicle, with the group's owner as
+  // contact, a badge, phone or key fob, and a session in the vehicle. The company owner's account
+  // is the first driver's own profile (so `driver` without id answers for the demo login).
+  const driverRng = new Rng(`fleetgraph-seed:${spec.key}:${scale}:drivers`);
+  let hasDriver = false;
+  const driverFor = (
+    i: number,
+    placement: (typeof placements)[number],
+    vehicleId: string | null,
+    since: number,
+    first: number,
+  ): string | null => {
+    if (placement.spare || !driverRng.chance(0.85)) return null;
+    const id = uuidV5(`driver:${spec.key}:${i}`);
+    const firstDriver = !hasDriver;
+    hasDriver = true;
+    const active = vehicleId !== null || driverRng.chance(0.7);
+    const created = first - driverRng.int(1, 30) * DAY;
+    rows.drivers.push({
+      id,
+      organization_id: orgId,
+      label: `${driverRng.pick(spec.names.first)} ${driverRng.pick(spec.names.last)}`,
+      id_key: driverRng.chance(0.9) ? `${spec.key.toUpperCase()}-D${String(i + 1).padStart(6, '0')}` : null,
+      user_profile_id: firstDriver ? rootOwner : null,
+      user_contact_id: placement.owner,
+      current_vehicle_id: active ? vehicleId : null,
+      default_vehicle_id: vehicleIds[i],
+      active,
+      created_at: new Date(created),
+      updated_at: new Date(Math.max(created, now - driverRng.int(0, 60) * DAY)),
+    });
+    rows.groupDrivers.push({ group_id: placement.group.id, driver_id: id });
+    if (driverRng.chance(0.6)) {
+      rows.driverAuxiliaryDevices.push({
+        id: uuidV5(`driver-aux:${spec.key}:${i}:badge`),
+        driver_id: id,
+        kind: 'BADGE',
+        serial_number: `BDG-${spec.key.toUpperCase()}-${String(i + 1).padStart(7, '0')}`,
+      });
+    }
+    if (driverRng.chance(0.25)) {
+      rows.driverAuxiliaryDevices.push({
+        id: uuidV5(`driver-aux:${spec.key}:${i}:phone`),
+        driver_id: id,
+        kind: 'PHONE',
+        mac_address_hash: uuidV5(`mac:${spec.key}:${i}`).replace(/-/g, ''),
+      });
+    }
+    if (driverRng.chance(0.3)) {
+      rows.driverAuxiliaryDevices.push({
+        id: uuidV5(`driver-aux:${spec.key}:${i}:fob`),
+        driver_id: id,
+        kind: 'KEY_FOB',
+        id_key: `FOB-${(imeiBase + i).toString(16).toUpperCase()}`,
+      });
+    }
+    if (active && vehicleId) {
+      rows.driverVehicleSessions.push({
+        id: uuidV5(`driver-session:${spec.key}:${i}:current`),
+        driver_id: id,
+        vehicle_id: vehicleId,
+        started_at: new Date(since),
+        ended_at: null,
+      });
+    }
+    if (driverRng.chance(0.4)) {
+      const start = toMinute(first + driverRng.int(0, 20) * DAY);
+      rows.driverVehicleSessions.push({
+        id: uuidV5(`driver-session:${spec.key}:${i}:past`),
+        driver_id: id,
+        vehicle_id: vehicleIds[driverRng.int(0, vehicleIds.length - 1)],
+        started_at: new Date(start),
+        ended_at: new Date(start + driverRng.int(2, 10) * HOUR),
+      });
+    }
+    return id;
+  };
 
   // Devices, with their connection history and vehicle sessions.
   const productWeights = PRODUCTS.map((p) => [p, p.weight] as const);
@@ -607,7 +766,18 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
         ended_at: new Date(end),
       });
     }
+    const driverId = driverFor(i, placements[i]!, linked ? vehicleIds[i]! : null, historyEnd, first);
     if (linked) {
+      activity.push({
+        deviceId: imei,
+        vehicleId: vehicleIds[i]!,
+        driverId,
+        city: placements[i]!.city.name,
+        fuelType: vehicleFacts[i]!.fuel,
+        firstConnectionAt: historyEnd,
+        lastActivityAt: lastActivity,
+        odometerKm: vehicleFacts[i]!.odometerKm,
+      });
       device.current_vehicle_id = vehicleIds[i];
       rows.deviceVehicleSessions.push({
         id: uuidV5(`session:${imei}:${closed}`),
@@ -619,6 +789,13 @@ function generateOrganization(rows: Rows, spec: OrgSpec, scale: number, now: num
     }
   }
 }
+
+const HEAVY_TRUCKS = new Set(['FH 500', 'R 450', 'XF 480', 'TGX 18.510']);
+const CARS = new Set(['Corolla Touring Sports', 'Niro Plug-in', 'Octavia Combi', 'Mirai']);
+function vehicleTypeOf(model: string): 'CAR' | 'VAN' | 'HEAVY_TRUCK' {
+  return HEAVY_TRUCKS.has(model) ? 'HEAVY_TRUCK' : CARS.has(model) ? 'CAR' : 'VAN';
+}
+const TANK_LITRES = { CAR: 50, VAN: 75, HEAVY_TRUCK: 600 } as const;
 
 const PLATE_LETTERS = 'ABCDEFGHJKLMNPRSTVWXYZ';
 

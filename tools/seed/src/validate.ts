@@ -7,6 +7,11 @@
  * - hierarchy: a group that is its own parent, cycles among parents;
  * - sessions: end before start, more than one open session, an open session that is not the
  *   device's currentVehicle, a vehicle that is the current vehicle of two devices.
+ * - drivers: duplicate ids and idKeys, unknown accounts, vehicles and groups, sessions ending
+ *   before they start.
+ * - trips: unknown device (of this organization), vehicle or driver (ambiguous labels too), a trip
+ *   ending before it starts, an average speed (distance / duration) above maxSpeedKmh or above
+ *   250 km/h, idle time longer than the trip, two trips of one device overlapping in time.
  *
  * It walks the raw input defensively (not the parsed one), so reference problems are reported
  * together with shape problems found by the zod schema. It also assigns the ids new rows get.
@@ -33,9 +38,12 @@ export interface OrgPlan {
   accountIds: string[];
   groupIds: string[];
   vehicleIds: string[];
+  driverIds: string[];
+  tripIds: string[];
   resolveAccount(ref: string): string;
   resolveGroup(ref: string): string;
   resolveVehicle(ref: string): string;
+  resolveDriver(ref: string): string;
 }
 
 export interface Plan {
@@ -60,6 +68,12 @@ interface OrgIndex {
   vehicleById: Map<string, number>;
   vehicleByVin: Map<string, number[]>;
   vehicleByPlate: Map<string, number[]>;
+  driverIds: string[];
+  driverById: Map<string, number>;
+  driverByIdKey: Map<string, number>;
+  driverByLabel: Map<string, number[]>;
+  tripIds: string[];
+  deviceIds: Set<string>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
@@ -84,6 +98,8 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     deviceIds: new Map<string, string>(),
     productIds: new Map<string, string>(),
     productNames: new Map<string, string>(),
+    driverIds: new Map<string, string>(),
+    tripIds: new Map<string, string>(),
   };
   const unique = (map: Map<string, string>, key: string | undefined, path: string, what: string) => {
     if (key === undefined) return;
@@ -128,6 +144,12 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       vehicleById: new Map(),
       vehicleByVin: new Map(),
       vehicleByPlate: new Map(),
+      driverIds: [],
+      driverById: new Map(),
+      driverByIdKey: new Map(),
+      driverByLabel: new Map(),
+      tripIds: [],
+      deviceIds: new Set(),
     };
     list(org.accounts)
       .map(obj)
@@ -175,6 +197,29 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       .map(obj)
       .forEach((d, i) => {
         unique(seen.deviceIds, str(d.id), `${path}.devices[${i}].id`, 'device id');
+        const id = str(d.id);
+        if (id) index.deviceIds.add(id);
+      });
+    const idKeys = new Map<string, string>();
+    list(org.drivers)
+      .map(obj)
+      .forEach((d, i) => {
+        const p = `${path}.drivers[${i}]`;
+        const id = uuidOf(d.id) ?? randomUUID();
+        unique(seen.driverIds, uuidOf(d.id), `${p}.id`, 'driver id');
+        index.driverIds.push(id);
+        index.driverById.set(id, i);
+        const idKey = str(d.idKey);
+        unique(idKeys, idKey, `${p}.idKey`, 'driver idKey');
+        if (idKey && !index.driverByIdKey.has(idKey)) index.driverByIdKey.set(idKey, i);
+        const label = str(d.label);
+        if (label) push(index.driverByLabel, label, i);
+      });
+    list(org.trips)
+      .map(obj)
+      .forEach((t, i) => {
+        unique(seen.tripIds, uuidOf(t.id), `${path}.trips[${i}].id`, 'trip id');
+        index.tripIds.push(uuidOf(t.id) ?? randomUUID());
       });
     return index;
   });
@@ -231,6 +276,12 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     'vehicle id',
   );
   await report(seen.deviceIds, 'select id as key from fleet.devices where id = any(?::text[])', 'device id');
+  await report(
+    seen.driverIds,
+    'select id::text as key from fleet.drivers where id = any(?::uuid[])',
+    'driver id',
+  );
+  await report(seen.tripIds, 'select id::text as key from fleet.trips where id = any(?::uuid[])', 'trip id');
   const emailPaths = new Map([...seen.emails].map(([email, { path }]) => [email, path]));
   await report(
     emailPaths,
@@ -280,6 +331,20 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       );
     else
       problem(path, `unknown vehicle ${q(ref)} (expected a vehicle id, VIN or plate of this organization)`);
+    return undefined;
+  };
+  const resolveDriverIndex = (index: OrgIndex, ref: string, path: string): number | undefined => {
+    const byKey = index.driverById.get(ref.toLowerCase()) ?? index.driverByIdKey.get(ref);
+    if (byKey !== undefined) return byKey;
+    const byLabel = index.driverByLabel.get(ref) ?? [];
+    if (byLabel.length === 1) return byLabel[0];
+    if (byLabel.length > 1)
+      problem(
+        path,
+        `driver label ${q(ref)} is ambiguous (${byLabel.length} drivers have it): use the id or idKey`,
+      );
+    else
+      problem(path, `unknown driver ${q(ref)} (expected a driver id, idKey or label of this organization)`);
     return undefined;
   };
   const eachRef = (value: unknown, path: string, fn: (ref: string, path: string) => void) =>
@@ -370,6 +435,90 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       });
   });
 
+  orgs.forEach((org, o) => {
+    const index = indexes[o]!;
+    const path = index.path;
+    list(org.drivers)
+      .map(obj)
+      .forEach((d, i) => {
+        const p = `${path}.drivers[${i}]`;
+        eachRef(d.groups, `${p}.groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
+        for (const field of ['userProfile', 'userContact'] as const) {
+          const account = str(d[field]);
+          if (account) resolveAccount(index, account, `${p}.${field}`);
+        }
+        for (const field of ['currentVehicle', 'defaultVehicle'] as const) {
+          const vehicle = str(d[field]);
+          if (vehicle) resolveVehicleIndex(index, vehicle, `${p}.${field}`);
+        }
+        list(d.vehicleSessions)
+          .map(obj)
+          .forEach((s, k) => {
+            const sp = `${p}.vehicleSessions[${k}]`;
+            const vehicle = str(s.vehicle);
+            if (vehicle) resolveVehicleIndex(index, vehicle, `${sp}.vehicle`);
+            const started = Date.parse(String(s.startedAt));
+            const ended = s.endedAt == null ? NaN : Date.parse(String(s.endedAt));
+            if (!Number.isNaN(started) && !Number.isNaN(ended) && ended < started)
+              problem(`${sp}.endedAt`, 'a session cannot end before it starts');
+          });
+      });
+    const byDevice = new Map<string, Array<{ start: number; end: number; path: string }>>();
+    list(org.trips)
+      .map(obj)
+      .forEach((t, i) => {
+        const p = `${path}.trips[${i}]`;
+        const device = str(t.device);
+        if (device && !index.deviceIds.has(device)) {
+          problem(
+            `${p}.device`,
+            `unknown device ${q(device)} (expected the IMEI of a device of this organization)`,
+          );
+        }
+        const vehicle = str(t.vehicle);
+        if (vehicle) resolveVehicleIndex(index, vehicle, `${p}.vehicle`);
+        const driver = str(t.driver);
+        if (driver) resolveDriverIndex(index, driver, `${p}.driver`);
+        const start = Date.parse(String(t.startedAt));
+        const end = Date.parse(String(t.endedAt));
+        if (Number.isNaN(start) || Number.isNaN(end)) return;
+        if (end < start) {
+          problem(`${p}.endedAt`, 'a trip cannot end before it starts');
+          return;
+        }
+        const hours = (end - start) / 3_600_000;
+        const distance = typeof t.distanceKm === 'number' ? t.distanceKm : undefined;
+        const maxSpeed = typeof t.maxSpeedKmh === 'number' ? t.maxSpeedKmh : undefined;
+        if (distance !== undefined && distance > 0) {
+          const average = hours > 0 ? distance / hours : Infinity;
+          if (average > 250)
+            problem(
+              `${p}.distanceKm`,
+              `${distance} km in ${Math.round(hours * 3600)} s is an average of more than 250 km/h`,
+            );
+          else if (maxSpeed !== undefined && average > maxSpeed + 0.5)
+            problem(
+              `${p}.maxSpeedKmh`,
+              `maxSpeedKmh ${maxSpeed} is below the average speed ${average.toFixed(1)} km/h (distance / duration)`,
+            );
+        }
+        if (typeof t.idleSeconds === 'number' && t.idleSeconds > hours * 3600)
+          problem(`${p}.idleSeconds`, 'idleSeconds is longer than the trip');
+        if (device) {
+          const trips = byDevice.get(device) ?? [];
+          trips.push({ start, end, path: p });
+          byDevice.set(device, trips);
+        }
+      });
+    for (const trips of byDevice.values()) {
+      trips.sort((a, b) => a.start - b.start);
+      for (let k = 1; k < trips.length; k++) {
+        if (trips[k]!.start < trips[k - 1]!.end)
+          problem(trips[k]!.path, `overlaps ${trips[k - 1]!.path} (a device records one trip at a time)`);
+      }
+    }
+  });
+
   const organizations: OrgPlan[] = indexes.map((index) => {
     const strict = <T>(value: T | undefined, what: string, ref: string): T => {
       if (value === undefined) throw new Error(`internal: unresolved ${what} ${ref} after validation`);
@@ -380,6 +529,10 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       accountIds: index.accountIds,
       groupIds: index.groupIds,
       vehicleIds: index.vehicleIds,
+      driverIds: index.driverIds,
+      tripIds: index.tripIds,
+      resolveDriver: (ref) =>
+        index.driverIds[strict(resolveDriverIndex(index, ref, '(internal)'), 'driver', ref)]!,
       resolveAccount: (ref) => strict(resolveAccount(index, ref, '(internal)'), 'account', ref),
       resolveGroup: (ref) =>
         index.groupIds[strict(resolveGroupIndex(index, ref, '(internal)'), 'group', ref)]!,

@@ -1,6 +1,6 @@
 /**
  * `npm test`: runs every `*.test.ts` of the workspace (or of the project folders given as
- * arguments) with Node's test runner, and ends with one plain line `N passed, N failed, N skipped`.
+ * arguments, or of the test files given) with Node's test runner, and ends with one plain line `N passed, N failed, N skipped`.
  *
  * Tests need a PostgreSQL server to create their throwaway databases on: DATABASE_URL when set,
  * else an embedded server started here on its own port with its own git-ignored data folder.
@@ -29,7 +29,9 @@ const searchRoots =
   roots.length > 0
     ? roots.map((r) => resolve(repoRoot, r))
     : ['apps', 'libs', 'tools'].map((r) => join(repoRoot, r));
-const files = searchRoots.flatMap((r) => findTests(r)).sort();
+const files = searchRoots
+  .flatMap((r) => (statSync(r).isDirectory() ? findTests(r) : r.endsWith('.test.ts') ? [r] : []))
+  .sort();
 if (files.length === 0) {
   console.log('no test files found');
   console.log('0 passed, 0 failed');

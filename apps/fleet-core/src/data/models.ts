@@ -44,6 +44,9 @@ export interface DeviceModel {
   lastActivityAt: Date | null;
   lastConnectionReason: string | null;
   lastDisconnectionReason: string | null;
+  lastLatitude: number | null;
+  lastLongitude: number | null;
+  lastPositionAt: Date | null;
 }
 
 export interface VehicleModel {
@@ -56,6 +59,12 @@ export interface VehicleModel {
   fuelType: string;
   color: string | null;
   odometerKm: number | null;
+  odometerUpdatedAt: Date | null;
+  label: string | null;
+  vehicleType: string;
+  registrationCountry: string | null;
+  fuelTankCapacityL: string | null;
+  batteryCapacityKwh: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -67,4 +76,82 @@ export interface ProductModel {
   market: string;
   hasWifi: boolean;
   hasBluetooth: boolean;
+}
+
+export interface DriverModel {
+  id: string;
+  organizationId: string;
+  label: string;
+  idKey: string | null;
+  userProfileId: string | null;
+  userContactId: string | null;
+  currentVehicleId: string | null;
+  defaultVehicleId: string | null;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TripModel {
+  id: string;
+  deviceId: string;
+  vehicleId: string | null;
+  driverId: string | null;
+  startedAt: Date;
+  endedAt: Date;
+  startLatitude: number;
+  startLongitude: number;
+  endLatitude: number;
+  endLongitude: number;
+  startAddress: string | null;
+  endAddress: string | null;
+  distanceM: number;
+  maxSpeedKmh: number;
+  idleS: number;
+  fuelUsedL: number | null;
+}
+
+export interface TripMetadatumModel {
+  id: string;
+  tripId: string;
+  key: string;
+  value: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionModel {
+  id: string;
+  deviceId?: string;
+  driverId?: string;
+  vehicleId: string;
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
+export interface HistoryModel {
+  id: string;
+  deviceId: string;
+  occurredAt: Date;
+  event: string;
+  reason: string | null;
+  vehicleId: string | null;
+}
+
+export interface ReadingModel {
+  id: string;
+  deviceId: string;
+  field: string;
+  recordedAt: Date;
+  value: number;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface BatteryAnnotationModel {
+  id: string;
+  deviceId: string;
+  recordedAt: Date;
+  voltage: number;
+  state: string;
 }

@@ -4,7 +4,7 @@
  * every other relation also filters by the viewer's visibility.
  */
 import type { Knex } from 'knex';
-import { visibleDevices, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
+import { visibleDevices, visibleDrivers, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
 import type { RelationSpec } from './relations';
 import * as t from './tables';
 
@@ -13,7 +13,31 @@ export const PAGE_RULES = {
   groups: { defaultSize: 50, maxSize: 200 },
   devices: { defaultSize: 50, maxSize: 500 },
   vehicles: { defaultSize: 50, maxSize: 500 },
+  drivers: { defaultSize: 50, maxSize: 500 },
+  trips: { defaultSize: 20, maxSize: 200 },
+  harshes: { defaultSize: 50, maxSize: 500 },
+  overspeeds: { defaultSize: 50, maxSize: 500 },
+  sessions: { defaultSize: 50, maxSize: 200 },
+  history: { defaultSize: 50, maxSize: 500 },
+  fields: { defaultSize: 100, maxSize: 500 },
+  readings: { defaultSize: 100, maxSize: 1000 },
+  batteryAnnotations: { defaultSize: 500, maxSize: 5000 },
+  tripMetadata: { defaultSize: 50, maxSize: 200 },
 } as const;
+
+type Filters = Record<string, unknown>;
+/** `column >= after` and `column < before` for the optional time window arguments of a field. */
+const timeWindow =
+  (column: string, afterArg: string, beforeArg: string, extra?: (q: Knex.QueryBuilder, f: Filters) => void) =>
+  (query: Knex.QueryBuilder, filters: Filters) => {
+    if (filters[afterArg] != null) query.where(column, '>=', filters[afterArg] as Date);
+    if (filters[beforeArg] != null) query.where(column, '<', filters[beforeArg] as Date);
+    extra?.(query, filters);
+  };
+const anyOf = (column: string, arg: string) => (query: Knex.QueryBuilder, filters: Filters) => {
+  const values = filters[arg] as string[] | undefined;
+  if (values) query.whereIn(column, values);
+};
 
 const ACCESS_OF_PARENT_ACCOUNT = `select c.descendant_id from fleet.group_closure c
   join fleet.group_accounts m on m.group_id = c.ancestor_id where m.account_id = p.parent_id`;
@@ -136,6 +160,206 @@ export const relations = {
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_vehicles where vehicle_id = p.parent_id)')
         .whereIn('g.id', visibleGroups(knex, viewer)),
+  },
+  accountDrivers: {
+    name: 'Account.drivers',
+    parentType: 'uuid',
+    child: t.drivers,
+    rules: PAGE_RULES.drivers,
+    children: (knex, viewer) =>
+      from(knex, t.drivers)
+        .whereRaw(
+          `dr.id in (select gd.driver_id from fleet.group_drivers gd where gd.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
+        )
+        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+  },
+  accountDriverProfiles: {
+    name: 'Account.driverProfiles',
+    parentType: 'uuid',
+    child: t.drivers,
+    rules: PAGE_RULES.drivers,
+    children: (knex, viewer) =>
+      from(knex, t.drivers)
+        .whereRaw('dr.user_profile_id = p.parent_id')
+        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+  },
+  accountDriverContacts: {
+    name: 'Account.driverContacts',
+    parentType: 'uuid',
+    child: t.drivers,
+    rules: PAGE_RULES.drivers,
+    children: (knex, viewer) =>
+      from(knex, t.drivers)
+        .whereRaw('dr.user_contact_id = p.parent_id')
+        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+  },
+  groupDrivers: {
+    name: 'Group.drivers',
+    parentType: 'uuid',
+    child: t.drivers,
+    rules: PAGE_RULES.drivers,
+    children: (knex) =>
+      from(knex, t.drivers).whereRaw(
+        'dr.id in (select driver_id from fleet.group_drivers where group_id = p.parent_id)',
+      ),
+  },
+  driverGroups: {
+    name: 'Driver.groups',
+    parentType: 'uuid',
+    child: t.groups,
+    rules: PAGE_RULES.groups,
+    children: (knex, viewer) =>
+      from(knex, t.groups)
+        .whereRaw('g.id in (select group_id from fleet.group_drivers where driver_id = p.parent_id)')
+        .whereIn('g.id', visibleGroups(knex, viewer)),
+  },
+  driverVehicles: {
+    name: 'Driver.vehicles',
+    parentType: 'uuid',
+    child: t.vehicles,
+    rules: PAGE_RULES.vehicles,
+    children: (knex, viewer) =>
+      from(knex, t.vehicles)
+        .whereRaw(
+          'v.id in (select vehicle_id from fleet.driver_vehicle_sessions where driver_id = p.parent_id)',
+        )
+        .whereIn('v.id', visibleVehicles(knex, viewer)),
+  },
+  driverCurrentVehicles: {
+    name: 'Driver.currentVehicles',
+    parentType: 'uuid',
+    child: t.vehicles,
+    rules: PAGE_RULES.vehicles,
+    children: (knex, viewer) =>
+      from(knex, t.vehicles)
+        .whereRaw(
+          'v.id in (select vehicle_id from fleet.driver_vehicle_sessions where driver_id = p.parent_id and ended_at is null)',
+        )
+        .whereIn('v.id', visibleVehicles(knex, viewer)),
+  },
+  driverVehicleSessions: {
+    name: 'Driver.vehicleSessions',
+    parentType: 'uuid',
+    child: t.driverVehicleSessions,
+    rules: PAGE_RULES.sessions,
+    children: (knex, viewer) =>
+      from(knex, t.driverVehicleSessions)
+        .whereRaw('drs.driver_id = p.parent_id')
+        .whereIn('drs.vehicle_id', visibleVehicles(knex, viewer)),
+    filter: timeWindow('drs.started_at', 'startedAfter', 'startedBefore'),
+  },
+  driverTrips: {
+    name: 'Driver.trips',
+    parentType: 'uuid',
+    child: t.trips,
+    rules: PAGE_RULES.trips,
+    children: (knex) => from(knex, t.trips).whereRaw('t.driver_id = p.parent_id'),
+    filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
+  },
+  vehicleTrips: {
+    name: 'Vehicle.trips',
+    parentType: 'uuid',
+    child: t.trips,
+    rules: PAGE_RULES.trips,
+    children: (knex) => from(knex, t.trips).whereRaw('t.vehicle_id = p.parent_id'),
+    filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
+  },
+  deviceTrips: {
+    name: 'Device.trips',
+    parentType: 'text',
+    child: t.trips,
+    rules: PAGE_RULES.trips,
+    children: (knex) => from(knex, t.trips).whereRaw('t.device_id = p.parent_id'),
+    filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
+  },
+  deviceHarshes: {
+    name: 'Device.harshes',
+    parentType: 'text',
+    child: t.tripHarshes,
+    rules: PAGE_RULES.harshes,
+    children: (knex) => from(knex, t.tripHarshes).whereRaw('h.device_id = p.parent_id'),
+    filter: timeWindow('h.occurred_at', 'occurredAfter', 'occurredBefore', anyOf('h.kind', 'kinds')),
+  },
+  tripHarshes: {
+    name: 'Trip.harshes',
+    parentType: 'uuid',
+    child: t.tripHarshes,
+    rules: PAGE_RULES.harshes,
+    children: (knex) => from(knex, t.tripHarshes).whereRaw('h.trip_id = p.parent_id'),
+    filter: anyOf('h.kind', 'kinds'),
+  },
+  deviceOverspeeds: {
+    name: 'Device.overspeeds',
+    parentType: 'text',
+    child: t.tripOverspeeds,
+    rules: PAGE_RULES.overspeeds,
+    children: (knex) => from(knex, t.tripOverspeeds).whereRaw('o.device_id = p.parent_id'),
+    filter: timeWindow('o.started_at', 'startedAfter', 'startedBefore'),
+  },
+  tripOverspeeds: {
+    name: 'Trip.overspeeds',
+    parentType: 'uuid',
+    child: t.tripOverspeeds,
+    rules: PAGE_RULES.overspeeds,
+    children: (knex) => from(knex, t.tripOverspeeds).whereRaw('o.trip_id = p.parent_id'),
+  },
+  tripMetadata: {
+    name: 'Trip.metadata',
+    parentType: 'uuid',
+    child: t.tripMetadata,
+    rules: PAGE_RULES.tripMetadata,
+    children: (knex) => from(knex, t.tripMetadata).whereRaw('tm.trip_id = p.parent_id'),
+  },
+  deviceVehicleSessions: {
+    name: 'Device.vehicleSessions',
+    parentType: 'text',
+    child: t.deviceVehicleSessions,
+    rules: PAGE_RULES.sessions,
+    children: (knex, viewer) =>
+      from(knex, t.deviceVehicleSessions)
+        .whereRaw('dvs.device_id = p.parent_id')
+        .whereIn('dvs.vehicle_id', visibleVehicles(knex, viewer)),
+    filter: timeWindow('dvs.started_at', 'startedAfter', 'startedBefore'),
+  },
+  deviceHistory: {
+    name: 'Device.history',
+    parentType: 'text',
+    child: t.deviceHistory,
+    rules: PAGE_RULES.history,
+    children: (knex) => from(knex, t.deviceHistory).whereRaw('dh.device_id = p.parent_id'),
+    filter: timeWindow('dh.occurred_at', 'occurredAfter', 'occurredBefore', anyOf('dh.event', 'events')),
+  },
+  deviceFields: {
+    name: 'Device.fields',
+    parentType: 'text',
+    child: t.deviceFields,
+    rules: PAGE_RULES.fields,
+    children: (knex) => from(knex, t.deviceFields).whereRaw('df.device_id = p.parent_id'),
+    filter: anyOf('df.name', 'names'),
+  },
+  deviceReadings: {
+    name: 'Device.readings',
+    parentType: 'text',
+    child: t.readings,
+    rules: PAGE_RULES.readings,
+    children: (knex) => from(knex, t.readings).whereRaw('r.device_id = p.parent_id'),
+    filter: timeWindow('r.recorded_at', 'recordedAfter', 'recordedBefore', anyOf('r.field', 'fields')),
+  },
+  deviceReadingsAnon: {
+    name: 'Device.readingsAnon',
+    parentType: 'text',
+    child: t.readingsAnon,
+    rules: PAGE_RULES.readings,
+    children: (knex) => knex.from(knex.raw(t.READINGS_BY_HOUR)).whereRaw('ra.device_id = p.parent_id'),
+    filter: timeWindow('ra.recorded_at', 'recordedAfter', 'recordedBefore', anyOf('ra.field', 'fields')),
+  },
+  deviceBatteryAnnotations: {
+    name: 'Device.batteryAnnotations',
+    parentType: 'text',
+    child: t.batteryAnnotations,
+    rules: PAGE_RULES.batteryAnnotations,
+    children: (knex) => from(knex, t.batteryAnnotations).whereRaw('ba.device_id = p.parent_id'),
+    filter: timeWindow('ba.recorded_at', 'recordedAfter', 'recordedBefore'),
   },
 } satisfies Record<string, RelationSpec>;
 

@@ -31,46 +31,88 @@ export interface RelationSpec {
   rules: PageRules;
   /** The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). */
   children(knex: Knex, viewer: string): Knex.QueryBuilder;
+  /**
+   * Optional field arguments besides pageSize/pageId (e.g. startedAfter): applied to the child
+   * query; they are part of the batch key, of the count and of the cursor fingerprint.
+   */
+  filter?(query: Knex.QueryBuilder, filters: Record<string, unknown>): void;
 }
 
 export interface RelationKey {
   parentId: string;
-  args: PageArgs;
+  args: PageArgs & Record<string, unknown>;
+}
+
+/** The arguments of a key other than paging, without absent values (stable for batching). */
+function filtersOf(args: RelationKey['args']): Record<string, unknown> {
+  const { pageSize: _size, pageId: _id, ...rest } = args;
+  return Object.fromEntries(
+    Object.entries(rest)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string, spec: RelationSpec) {
-  const counts = new DataLoader<string, number>(async (parentIds) => {
-    const inner = spec.children(knex, viewer).count('* as n');
-    const rows: Array<{ __parent: string; n: number }> = (
-      await knex.raw(
-        `select p.parent_id as "__parent", c.n from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) c`,
-        [parentIds as string[], inner],
-      )
-    ).rows;
-    const byParent = new Map(rows.map((r) => [String(r.__parent), r.n]));
-    return parentIds.map((id) => byParent.get(id) ?? 0);
-  });
+  const childQuery = (filters: Record<string, unknown>) => {
+    const query = spec.children(knex, viewer);
+    if (spec.filter) spec.filter(query, filters);
+    return query;
+  };
+  const counts = new DataLoader<{ parentId: string; filters: Record<string, unknown> }, number, string>(
+    async (keys) => {
+      const groups = new Map<string, { filters: Record<string, unknown>; parentIds: Set<string> }>();
+      for (const key of keys) {
+        const groupKey = JSON.stringify(key.filters);
+        const group = groups.get(groupKey) ?? { filters: key.filters, parentIds: new Set() };
+        group.parentIds.add(key.parentId);
+        groups.set(groupKey, group);
+      }
+      const found = new Map<string, number>();
+      for (const [groupKey, { filters, parentIds }] of groups) {
+        const inner = childQuery(filters).count('* as n');
+        const rows: Array<{ __parent: string; n: number }> = (
+          await knex.raw(
+            `select p.parent_id as "__parent", c.n from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) c`,
+            [[...parentIds], inner],
+          )
+        ).rows;
+        for (const r of rows) found.set(JSON.stringify([String(r.__parent), groupKey]), Number(r.n));
+      }
+      return keys.map((k) => found.get(JSON.stringify([k.parentId, JSON.stringify(k.filters)])) ?? 0);
+    },
+    { cacheKeyFn: (k) => JSON.stringify([k.parentId, JSON.stringify(k.filters)]) },
+  );
 
   return new DataLoader<RelationKey, Page<M>, string>(
     async (keys) => {
       const results: Array<Page<M> | Error> = new Array(keys.length);
-      const batches = new Map<string, { request: PageRequest; indexes: number[] }>();
+      const batches = new Map<
+        string,
+        { request: PageRequest; filters: Record<string, unknown>; indexes: number[] }
+      >();
       keys.forEach((key, index) => {
         try {
-          const request = pageRequest(codec, key.args, spec.rules, fingerprint(spec.name, key.parentId));
-          const batchKey = JSON.stringify([request.size, request.after]);
-          const batch = batches.get(batchKey) ?? { request, indexes: [] };
+          const filters = filtersOf(key.args);
+          const request = pageRequest(
+            codec,
+            key.args,
+            spec.rules,
+            fingerprint(spec.name, key.parentId, filters),
+          );
+          const batchKey = JSON.stringify([request.size, request.after, filters]);
+          const batch = batches.get(batchKey) ?? { request, filters, indexes: [] };
           batch.indexes.push(index);
           batches.set(batchKey, batch);
         } catch (error) {
           results[index] = error as Error;
         }
       });
-      for (const { request, indexes } of batches.values()) {
+      for (const { request, filters, indexes } of batches.values()) {
         const parentIds = [...new Set(indexes.map((i) => keys[i]!.parentId))];
         const inner = applyKeyset(
-          spec.children(knex, viewer).select(selectColumns(spec.child)),
-          { columns: spec.child.order.columns },
+          childQuery(filters).select(selectColumns(spec.child)),
+          { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' },
           request,
         );
         const rows: Array<Record<string, unknown> & { __parent: string }> = (
@@ -87,20 +129,29 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
         }
         for (const index of indexes) {
           const parentId = keys[index]!.parentId;
-          const pageRequestForParent = { ...request, fingerprint: fingerprint(spec.name, parentId) };
+          const pageRequestForParent = {
+            ...request,
+            fingerprint: fingerprint(spec.name, parentId, filters),
+          };
           results[index] = toPage(
             codec,
             pageRequestForParent,
             byParent.get(parentId) ?? [],
             keyOf(spec.child) as (m: M) => unknown[],
-            () => counts.load(parentId),
+            () => counts.load({ parentId, filters }),
           );
         }
       }
       return results;
     },
     {
-      cacheKeyFn: (key) => JSON.stringify([key.parentId, key.args.pageSize ?? null, key.args.pageId ?? null]),
+      cacheKeyFn: (key) =>
+        JSON.stringify([
+          key.parentId,
+          key.args.pageSize ?? null,
+          key.args.pageId ?? null,
+          filtersOf(key.args),
+        ]),
     },
   );
 }

@@ -9,8 +9,9 @@ export interface TableSpec {
   alias: string;
   /** model field -> SQL column (unqualified) */
   columns: Record<string, string>;
-  /** keyset order (qualified columns, the last one unique) and the matching model fields */
-  order: { columns: string[]; fields: string[] };
+  /** keyset order (qualified columns, the last one unique), the matching model fields, and the
+   * direction of every column (default asc; desc for newest-first lists) */
+  order: { columns: string[]; fields: string[]; direction?: 'asc' | 'desc' };
 }
 
 export const accounts: TableSpec = {
@@ -70,6 +71,9 @@ export const devices: TableSpec = {
     lastActivityAt: 'last_activity_at',
     lastConnectionReason: 'last_connection_reason',
     lastDisconnectionReason: 'last_disconnection_reason',
+    lastLatitude: 'last_latitude',
+    lastLongitude: 'last_longitude',
+    lastPositionAt: 'last_position_at',
   },
   order: { columns: ['d.id'], fields: ['id'] },
 };
@@ -87,6 +91,12 @@ export const vehicles: TableSpec = {
     fuelType: 'fuel_type',
     color: 'color',
     odometerKm: 'odometer_km',
+    odometerUpdatedAt: 'odometer_updated_at',
+    label: 'label',
+    vehicleType: 'vehicle_type',
+    registrationCountry: 'registration_country',
+    fuelTankCapacityL: 'fuel_tank_capacity_l',
+    batteryCapacityKwh: 'battery_capacity_kwh',
     createdAt: 'created_at',
     updatedAt: 'updated_at',
   },
@@ -105,6 +115,201 @@ export const products: TableSpec = {
     hasBluetooth: 'has_bluetooth',
   },
   order: { columns: ['pr.name', 'pr.id'], fields: ['name', 'id'] },
+};
+
+export const drivers: TableSpec = {
+  table: 'fleet.drivers',
+  alias: 'dr',
+  columns: {
+    id: 'id',
+    organizationId: 'organization_id',
+    label: 'label',
+    idKey: 'id_key',
+    userProfileId: 'user_profile_id',
+    userContactId: 'user_contact_id',
+    currentVehicleId: 'current_vehicle_id',
+    defaultVehicleId: 'default_vehicle_id',
+    active: 'active',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  order: { columns: ['dr.label', 'dr.id'], fields: ['label', 'id'] },
+};
+
+/** Newest first: (started_at desc, id desc), served by the (owner_id, started_at desc, id desc) indexes. */
+export const trips: TableSpec = {
+  table: 'fleet.trips',
+  alias: 't',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    vehicleId: 'vehicle_id',
+    driverId: 'driver_id',
+    startedAt: 'started_at',
+    endedAt: 'ended_at',
+    startLatitude: 'start_latitude',
+    startLongitude: 'start_longitude',
+    endLatitude: 'end_latitude',
+    endLongitude: 'end_longitude',
+    startAddress: 'start_address',
+    endAddress: 'end_address',
+    distanceM: 'distance_m',
+    maxSpeedKmh: 'max_speed_kmh',
+    idleS: 'idle_s',
+    fuelUsedL: 'fuel_used_l',
+  },
+  order: { columns: ['t.started_at', 't.id'], fields: ['startedAt', 'id'], direction: 'desc' },
+};
+
+export const tripHarshes: TableSpec = {
+  table: 'fleet.trip_harshes',
+  alias: 'h',
+  columns: {
+    id: 'id',
+    tripId: 'trip_id',
+    deviceId: 'device_id',
+    occurredAt: 'occurred_at',
+    kind: 'kind',
+    intensityG: 'intensity_g',
+    speedKmh: 'speed_kmh',
+    latitude: 'latitude',
+    longitude: 'longitude',
+  },
+  order: { columns: ['h.occurred_at', 'h.id'], fields: ['occurredAt', 'id'], direction: 'desc' },
+};
+
+export const tripOverspeeds: TableSpec = {
+  table: 'fleet.trip_overspeeds',
+  alias: 'o',
+  columns: {
+    id: 'id',
+    tripId: 'trip_id',
+    deviceId: 'device_id',
+    startedAt: 'started_at',
+    endedAt: 'ended_at',
+    maxSpeedKmh: 'max_speed_kmh',
+    speedLimitKmh: 'speed_limit_kmh',
+    distanceM: 'distance_m',
+    latitude: 'latitude',
+    longitude: 'longitude',
+  },
+  order: { columns: ['o.started_at', 'o.id'], fields: ['startedAt', 'id'], direction: 'desc' },
+};
+
+export const tripMetadata: TableSpec = {
+  table: 'fleet.trip_metadata',
+  alias: 'tm',
+  columns: {
+    id: 'id',
+    tripId: 'trip_id',
+    key: 'key',
+    value: 'value',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  order: { columns: ['tm.key', 'tm.id'], fields: ['key', 'id'] },
+};
+
+export const deviceHistory: TableSpec = {
+  table: 'fleet.device_history',
+  alias: 'dh',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    occurredAt: 'occurred_at',
+    event: 'event',
+    reason: 'reason',
+    vehicleId: 'vehicle_id',
+  },
+  order: { columns: ['dh.occurred_at', 'dh.id'], fields: ['occurredAt', 'id'], direction: 'desc' },
+};
+
+export const deviceFields: TableSpec = {
+  table: 'fleet.device_fields',
+  alias: 'df',
+  columns: {
+    name: 'name',
+    deviceId: 'device_id',
+    unit: 'unit',
+    lastValue: 'last_value',
+    lastRecordedAt: 'last_recorded_at',
+  },
+  order: { columns: ['df.name'], fields: ['name'] },
+};
+
+export const readings: TableSpec = {
+  table: 'fleet.readings',
+  alias: 'r',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    field: 'field',
+    recordedAt: 'recorded_at',
+    value: 'value',
+    latitude: 'latitude',
+    longitude: 'longitude',
+  },
+  order: { columns: ['r.recorded_at', 'r.id'], fields: ['recordedAt', 'id'], direction: 'desc' },
+};
+
+/**
+ * Readings without position, by the hour (UTC) they were recorded in: the keyset is
+ * (recordedHour, id), so a cursor never holds the exact time (index readings_device_hour_idx).
+ * The relation selects from the subquery READINGS_BY_HOUR under this alias.
+ */
+export const readingsAnon: TableSpec = {
+  table: 'fleet.readings',
+  alias: 'ra',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    field: 'field',
+    recordedHour: 'recorded_hour',
+    value: 'value',
+  },
+  order: { columns: ['ra.recorded_hour', 'ra.id'], fields: ['recordedHour', 'id'], direction: 'desc' },
+};
+export const READINGS_BY_HOUR = `(select r.id, r.device_id, r.field, r.value, r.recorded_at,
+  date_trunc('hour', r.recorded_at at time zone 'UTC') at time zone 'UTC' as recorded_hour
+  from fleet.readings r) as ra`;
+
+export const batteryAnnotations: TableSpec = {
+  table: 'fleet.battery_annotations',
+  alias: 'ba',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    recordedAt: 'recorded_at',
+    voltage: 'voltage',
+    state: 'state',
+  },
+  order: { columns: ['ba.recorded_at', 'ba.id'], fields: ['recordedAt', 'id'], direction: 'desc' },
+};
+
+export const deviceVehicleSessions: TableSpec = {
+  table: 'fleet.device_vehicle_sessions',
+  alias: 'dvs',
+  columns: {
+    id: 'id',
+    deviceId: 'device_id',
+    vehicleId: 'vehicle_id',
+    startedAt: 'started_at',
+    endedAt: 'ended_at',
+  },
+  order: { columns: ['dvs.started_at', 'dvs.id'], fields: ['startedAt', 'id'], direction: 'desc' },
+};
+
+export const driverVehicleSessions: TableSpec = {
+  table: 'fleet.driver_vehicle_sessions',
+  alias: 'drs',
+  columns: {
+    id: 'id',
+    driverId: 'driver_id',
+    vehicleId: 'vehicle_id',
+    startedAt: 'started_at',
+    endedAt: 'ended_at',
+  },
+  order: { columns: ['drs.started_at', 'drs.id'], fields: ['startedAt', 'id'], direction: 'desc' },
 };
 
 /** `select t.col as "field", ...` for a table spec. */

@@ -2,12 +2,33 @@ import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { Query } from './query';
 import { Account, Device, Group, Vehicle } from './types';
+import { withServices } from './services';
+import {
+  DeviceHistory,
+  DeviceVehicleSession,
+  Driver,
+  DriverVehicleSession,
+  Reading,
+  Trip,
+  TripHarsh,
+  TripOverspeed,
+  TripSummary,
+} from './trips';
 
-export const resolvers = {
+export const resolvers = withServices({
   DateTime: DateTimeScalar,
   Query,
   Account,
   Group,
   Device,
   Vehicle,
-} as unknown as Resolvers<FleetLoaders>;
+  Driver,
+  DriverVehicleSession,
+  DeviceVehicleSession,
+  DeviceHistory,
+  Trip,
+  TripHarsh,
+  TripOverspeed,
+  TripSummary,
+  Reading,
+}) as unknown as Resolvers<FleetLoaders>;

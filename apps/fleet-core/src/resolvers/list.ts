@@ -27,7 +27,7 @@ export async function rootPage<M>(
   const request = pageRequest(loaders.codec, args, rules, fingerprint(name, filters));
   const rows = await applyKeyset(
     base.clone().select(selectColumns(spec)),
-    { columns: spec.order.columns },
+    { columns: spec.order.columns, direction: spec.order.direction ?? 'asc' },
     request,
   );
   return toPage(codec(loaders), request, rows as M[], keyOf(spec) as (m: M) => unknown[], async () => {

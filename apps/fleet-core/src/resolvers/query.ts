@@ -5,12 +5,14 @@ import type { FleetLoaders } from '../loaders';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
 import { nonEmpty, rootPage } from './list';
+import { DriverQueries } from './drivers';
 
 type Ctx = SubgraphContext<FleetLoaders>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const Query = {
+  ...DriverQueries,
   account: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
     loaders.account.load(args.id ?? user.uid),
 

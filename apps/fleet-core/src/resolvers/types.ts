@@ -3,12 +3,13 @@ import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import type { AccountModel, DeviceModel, GroupModel, VehicleModel } from '../data/models';
 import type { RelationName } from '../data/relation-specs';
+import { AccountDriverFields, DeviceTripFields, GroupDriverFields, VehicleTripFields } from './trips';
 
 type Ctx = SubgraphContext<FleetLoaders>;
 
 const page =
   (relation: RelationName) =>
-  (parent: { id: string }, args: PageArgs, { loaders }: Ctx) =>
+  (parent: { id: string }, args: PageArgs & Record<string, unknown>, { loaders }: Ctx) =>
     loaders.relations[relation].load({ parentId: parent.id, args });
 
 /** Entities resolve by id through the same visibility-filtered, batched loaders. */
@@ -22,6 +23,7 @@ export const Account = {
   groups: page('accountGroups'),
   devices: page('accountDevices'),
   vehicles: page('accountVehicles'),
+  ...AccountDriverFields,
 };
 
 export const Group = {
@@ -33,6 +35,7 @@ export const Group = {
   parents: page('groupParents'),
   children: page('groupChildren'),
   users: page('groupUsers'),
+  ...GroupDriverFields,
 };
 
 export const Device = {
@@ -45,6 +48,7 @@ export const Device = {
     device.productId ? loaders.product.load(device.productId) : null,
   vehicles: page('deviceVehicles'),
   groups: page('deviceGroups'),
+  ...DeviceTripFields,
 };
 
 export const Vehicle = {
@@ -52,6 +56,7 @@ export const Vehicle = {
   currentDevice: (vehicle: VehicleModel, _: unknown, { loaders }: Ctx) =>
     loaders.deviceByVehicle.load(vehicle.id),
   groups: page('vehicleGroups'),
+  ...VehicleTripFields,
 };
 
 export type { AccountModel };

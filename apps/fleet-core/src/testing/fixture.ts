@@ -9,6 +9,7 @@
  */
 import type { Knex } from 'knex';
 import { refreshGroupClosure } from '@fleetgraph/visibility';
+import { loadTripsFixture } from './fixture-trips';
 
 const uuid = (n: number, prefix = '00000000') =>
   `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -171,4 +172,5 @@ export async function loadFixture(knex: Knex): Promise<void> {
       ended_at: new Date('2025-12-31T00:00:00Z'),
     },
   ]);
+  await loadTripsFixture(knex);
 }

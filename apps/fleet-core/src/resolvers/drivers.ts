@@ -1,0 +1,112 @@
+/** Root queries driver, drivers and getMetadatum. */
+import type { Knex } from 'knex';
+import { badInput, fingerprint, pageRequest, toPage, type PageArgs } from '@fleetgraph/paging';
+import { visibleDrivers } from '@fleetgraph/visibility';
+import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import type { FleetLoaders } from '../loaders';
+import { PAGE_RULES } from '../data/relation-specs';
+import { applySortKeyset, keyAlias, type SortKey } from '../data/sort-keyset';
+import * as t from '../data/tables';
+
+type Ctx = SubgraphContext<FleetLoaders>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type SortField = 'LABEL' | 'ID_KEY' | 'CREATED_AT' | 'UPDATED_AT';
+const SORT_EXPRESSIONS: Record<SortField, Pick<SortKey, 'sql' | 'type'>> = {
+  LABEL: { sql: 'dr.label', type: 'text' },
+  ID_KEY: { sql: "coalesce(dr.id_key, '')", type: 'text' },
+  CREATED_AT: { sql: 'dr.created_at', type: 'timestamptz' },
+  UPDATED_AT: { sql: 'dr.updated_at', type: 'timestamptz' },
+};
+export const MAX_DRIVER_SORTS = 4;
+
+export interface DriversArgs extends PageArgs {
+  ids?: string[] | null;
+  idKeys?: string[] | null;
+  labels?: string[] | null;
+  auxiliaryDeviceSerialNumbers?: string[] | null;
+  auxiliaryDeviceMacAddressHashs?: string[] | null;
+  auxiliaryDeviceIdKeys?: string[] | null;
+  hasVehicle?: boolean | null;
+  active?: boolean | null;
+  sort?: Array<{ field: SortField; direction?: 'ASC' | 'DESC' | null }> | null;
+}
+
+function sortKeys(sort: DriversArgs['sort']): SortKey[] {
+  const criteria = sort && sort.length > 0 ? sort : [{ field: 'LABEL' as const, direction: 'ASC' as const }];
+  if (criteria.length > MAX_DRIVER_SORTS) {
+    throw badInput(`sort accepts at most ${MAX_DRIVER_SORTS} criteria (got ${criteria.length}).`, {
+      argument: 'sort',
+    });
+  }
+  const seen = new Set<string>();
+  const keys: SortKey[] = criteria.map((c) => {
+    if (seen.has(c.field)) throw badInput(`sort lists ${c.field} twice.`, { argument: 'sort' });
+    seen.add(c.field);
+    return { ...SORT_EXPRESSIONS[c.field], direction: c.direction === 'DESC' ? 'desc' : 'asc' };
+  });
+  // The id breaks ties (in the direction of the last criterion, so a single-direction sort
+  // stays one index range).
+  keys.push({ sql: 'dr.id', type: 'uuid', direction: keys[keys.length - 1]!.direction });
+  return keys;
+}
+
+function driversBase(knex: Knex, viewer: string, args: DriversArgs): Knex.QueryBuilder {
+  const base = knex(`${t.drivers.table} as dr`).whereIn('dr.id', visibleDrivers(knex, viewer));
+  if (args.ids)
+    base.whereIn(
+      'dr.id',
+      args.ids.filter((id) => UUID.test(id)),
+    );
+  if (args.idKeys) base.whereIn('dr.id_key', args.idKeys);
+  if (args.labels) base.whereIn('dr.label', args.labels);
+  const auxiliary = (column: string, values: string[] | null | undefined) => {
+    if (values)
+      base.whereIn(
+        'dr.id',
+        knex('fleet.driver_auxiliary_devices').select('driver_id').whereIn(column, values),
+      );
+  };
+  auxiliary('serial_number', args.auxiliaryDeviceSerialNumbers);
+  auxiliary('mac_address_hash', args.auxiliaryDeviceMacAddressHashs);
+  auxiliary('id_key', args.auxiliaryDeviceIdKeys);
+  if (args.hasVehicle != null) {
+    if (args.hasVehicle) base.whereNotNull('dr.current_vehicle_id');
+    else base.whereNull('dr.current_vehicle_id');
+  }
+  if (args.active != null) base.where('dr.active', args.active);
+  return base;
+}
+
+export const DriverQueries = {
+  driver: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
+    args.id != null ? loaders.driver.load(args.id) : loaders.driverByProfile.load(user.uid),
+
+  async drivers(_: unknown, args: DriversArgs, { loaders }: Ctx) {
+    const { knex, viewer, codec } = loaders;
+    const { pageSize: _size, pageId: _id, ...filters } = args;
+    const keys = sortKeys(args.sort);
+    const request = pageRequest(codec, args, PAGE_RULES.drivers, fingerprint('drivers', filters));
+    const base = driversBase(knex, viewer, args);
+    const query = base.clone().select(t.selectColumns(t.drivers));
+    try {
+      applySortKeyset(knex, query, keys, request.after);
+    } catch {
+      throw badInput('pageId does not match the sort of this query.', { argument: 'pageId' });
+    }
+    query.limit(request.size + 1);
+    const rows = (await query) as Array<Record<string, unknown>>;
+    return toPage(
+      codec,
+      request,
+      rows,
+      (row) => keys.map((_, i) => row[keyAlias(i)]),
+      async () => {
+        const row = (await base.clone().count('* as n').first()) as { n: number } | undefined;
+        return Number(row?.n ?? 0);
+      },
+    );
+  },
+
+  getMetadatum: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.metadatum.load(args.id),
+};

@@ -1,0 +1,414 @@
+/**
+ * Import of the `services` section of each organization (schema: dataset-services.ts):
+ * `checkServices` lists every unknown reference and duplicate with its JSON path (nothing is
+ * written when there is any); `importServices` writes the rows inside the import transaction,
+ * after the organization's accounts, groups, vehicles and devices.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { servicesSchema, type ServicesInput } from './dataset-services';
+import type { Dataset } from './dataset';
+import type { Plan } from './validate';
+import { insertInBatches } from './write';
+
+type Row = Record<string, unknown>;
+type Raw = Record<string, unknown>;
+const q = (s: string) => JSON.stringify(s);
+const list = (v: unknown): Raw[] =>
+  Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Raw[]) : [];
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
+
+/** Reference checks of every organization's services section; problems are appended. */
+export function checkServices(input: unknown, problems: string[]): void {
+  const organizations = list((input as Raw | null)?.organizations);
+  organizations.forEach((org, o) => {
+    if (org.services === undefined) return;
+    if (!org.services || typeof org.services !== 'object') return;
+    // Each section is checked on its own: a shape problem in one (reported by the dataset schema)
+    // does not hide the reference problems of the others.
+    const raw = org.services as Raw;
+    const section = <K extends keyof ServicesInput>(key: K): ServicesInput[K] => {
+      const parsed = servicesSchema.shape[key].safeParse(raw[key]);
+      return (parsed.success ? parsed.data : []) as ServicesInput[K];
+    };
+    const s = {
+      accountRoles: section('accountRoles'),
+      descriptions: section('descriptions'),
+      workshops: section('workshops'),
+      driverServices: section('driverServices'),
+      distributors: section('distributors'),
+      clientIdentifications: section('clientIdentifications'),
+      bookings: section('bookings'),
+      campaigns: section('campaigns'),
+      vehicleAlerts: section('vehicleAlerts'),
+    };
+    const path = `organizations[${o}].services`;
+    const accounts = new Set<string>();
+    for (const a of list(org.accounts)) {
+      if (str(a.email)) accounts.add(str(a.email)!.toLowerCase());
+      if (str(a.id)) accounts.add(str(a.id)!.toLowerCase());
+    }
+    const groups = new Set(
+      list(org.groups)
+        .flatMap((g) => [str(g.label), str(g.id)?.toLowerCase()])
+        .filter(Boolean),
+    );
+    const vehicles = new Set(
+      list(org.vehicles)
+        .flatMap((v) => [str(v.vin), str(v.plate), str(v.id)?.toLowerCase()])
+        .filter(Boolean),
+    );
+    const devices = new Set(
+      list(org.devices)
+        .map((d) => str(d.id))
+        .filter(Boolean),
+    );
+    const hasAccount = (ref: string) => accounts.has(ref.toLowerCase());
+    const unknown = (at: string, what: string, ref: string) =>
+      problems.push(`${path}.${at}: unknown ${what} ${q(ref)}`);
+    const duplicates = (section: string, values: string[], what: string) => {
+      const seen = new Map<string, number>();
+      values.forEach((value, i) => {
+        const key = value.toLowerCase();
+        if (seen.has(key)) {
+          problems.push(
+            `${path}.${section}[${i}]: duplicate ${what} ${q(value)} (also at ${path}.${section}[${seen.get(key)}])`,
+          );
+        } else seen.set(key, i);
+      });
+    };
+
+    s.accountRoles.forEach(
+      (r, i) => hasAccount(r.account) || unknown(`accountRoles[${i}].account`, 'account', r.account),
+    );
+    duplicates(
+      'accountRoles',
+      s.accountRoles.map((r) => r.account),
+      'account',
+    );
+    const subjectKnown = {
+      ACCOUNT: hasAccount,
+      GROUP: (r: string) => groups.has(r) || groups.has(r.toLowerCase()),
+      DEVICE: (r: string) => devices.has(r),
+      VEHICLE: (r: string) => vehicles.has(r) || vehicles.has(r.toLowerCase()),
+    };
+    s.descriptions.forEach(
+      (d, i) =>
+        subjectKnown[d.subject](d.of) || unknown(`descriptions[${i}].of`, d.subject.toLowerCase(), d.of),
+    );
+
+    duplicates(
+      'workshops',
+      s.workshops.map((w) => w.name),
+      'workshop name',
+    );
+    const workshops = new Set(s.workshops.map((w) => w.name.toLowerCase()));
+    const hasWorkshop = (ref: string) => workshops.has(ref.toLowerCase());
+    s.driverServices.forEach((d, i) =>
+      d.workshops.forEach(
+        (w, j) => hasWorkshop(w) || unknown(`driverServices[${i}].workshops[${j}]`, 'workshop', w),
+      ),
+    );
+    duplicates(
+      'driverServices',
+      s.driverServices.map((d) => d.label),
+      'driver service label',
+    );
+    duplicates(
+      'distributors',
+      s.distributors.map((d) => d.label),
+      'distributor label',
+    );
+    s.distributors.forEach(
+      (d, i) =>
+        d.workshop &&
+        !hasWorkshop(d.workshop) &&
+        unknown(`distributors[${i}].workshop`, 'workshop', d.workshop),
+    );
+    const distributors = new Set(s.distributors.map((d) => d.label.toLowerCase()));
+    duplicates(
+      'clientIdentifications',
+      s.clientIdentifications.map((c) => c.code),
+      'client identification code',
+    );
+    s.clientIdentifications.forEach((c, i) => {
+      if (c.distributor && !distributors.has(c.distributor.toLowerCase()))
+        unknown(`clientIdentifications[${i}].distributor`, 'distributor', c.distributor);
+      if (c.defaultAccount && !hasAccount(c.defaultAccount))
+        unknown(`clientIdentifications[${i}].defaultAccount`, 'account', c.defaultAccount);
+      if (c.revoked && c.usable)
+        problems.push(
+          `${path}.clientIdentifications[${i}].usable: a revoked client identification cannot be usable`,
+        );
+    });
+    s.bookings.forEach((b, i) => {
+      if (!hasAccount(b.account)) unknown(`bookings[${i}].account`, 'account', b.account);
+      if (b.vehicle && !vehicles.has(b.vehicle) && !vehicles.has(b.vehicle.toLowerCase()))
+        unknown(`bookings[${i}].vehicle`, 'vehicle', b.vehicle);
+      if (!hasWorkshop(b.workshop)) unknown(`bookings[${i}].workshop`, 'workshop', b.workshop);
+    });
+    s.campaigns.forEach((c, i) => {
+      c.devices.forEach(
+        (d, j) =>
+          devices.has(d.device) || unknown(`campaigns[${i}].devices[${j}].device`, 'device', d.device),
+      );
+      duplicates(
+        `campaigns[${i}].devices`,
+        c.devices.map((d) => d.device),
+        'device',
+      );
+      if (c.archivedAt && c.createdAt && Date.parse(c.archivedAt) < Date.parse(c.createdAt)) {
+        problems.push(`${path}.campaigns[${i}].archivedAt: before createdAt`);
+      }
+    });
+    s.vehicleAlerts.forEach((a, i) => {
+      if (!devices.has(a.device)) unknown(`vehicleAlerts[${i}].device`, 'device', a.device);
+      if (a.endedAt && Date.parse(a.endedAt) < Date.parse(a.startedAt))
+        problems.push(`${path}.vehicleAlerts[${i}].endedAt: before startedAt`);
+    });
+  });
+}
+
+/** Writes the services rows of every organization of a validated dataset; returns rows per table. */
+export async function importServices(
+  trx: Knex.Transaction,
+  dataset: Dataset,
+  plan: Plan,
+  now = new Date(),
+): Promise<Record<string, number>> {
+  const rows: Record<string, Row[]> = {};
+  const push = (table: string, row: Row) => (rows[table] ??= []).push(row);
+  const providerIds = new Map<string, string>();
+  const existingProviders: Array<{ id: string; code: string }> = await trx(
+    'fleet.onboarding_providers',
+  ).select('id', 'code');
+  for (const p of existingProviders) providerIds.set(p.code, p.id);
+
+  dataset.organizations.forEach((org, o) => {
+    const s = (org as { services?: ServicesInput }).services;
+    if (!s) return;
+    const orgPlan = plan.organizations[o]!;
+    const orgId = orgPlan.id;
+    const account = (ref: string) => orgPlan.resolveAccount(ref);
+    const accountInput = (id: string) => org.accounts[orgPlan.accountIds.indexOf(id)];
+    const vehicleInput = (id: string) => org.vehicles[orgPlan.vehicleIds.indexOf(id)];
+    const currentVehicleOf = new Map(
+      org.devices
+        .filter((d) => d.currentVehicle)
+        .map((d) => [d.id, orgPlan.resolveVehicle(d.currentVehicle!)]),
+    );
+    const subjectId = {
+      ACCOUNT: account,
+      GROUP: (ref: string) => orgPlan.resolveGroup(ref),
+      DEVICE: (ref: string) => ref,
+      VEHICLE: (ref: string) => orgPlan.resolveVehicle(ref),
+    };
+
+    for (const r of s.accountRoles)
+      for (const role of new Set(r.roles))
+        push('fleet.account_roles', { account_id: account(r.account), role, granted_at: now });
+    for (const d of s.descriptions) {
+      push('fleet.descriptions', {
+        id: randomUUID(),
+        organization_id: orgId,
+        subject: d.subject,
+        subject_id: subjectId[d.subject](d.of),
+        label: d.label,
+        value: d.value,
+        source: d.source ?? 'IMPORT',
+      });
+    }
+    for (const t of s.alertTemplates) {
+      const id = randomUUID();
+      push('fleet.alert_templates', {
+        id,
+        organization_id: orgId,
+        name: t.name,
+        version: t.version,
+        content_type: t.contentType,
+        default_context: JSON.stringify(t.defaultContext),
+        locked: t.locked,
+        channel_name: t.channelName,
+        definition: t.definition,
+      });
+      for (const a of t.attachments)
+        push('fleet.alert_attachments', {
+          id: randomUUID(),
+          template_id: id,
+          filename: a.filename,
+          content_type: a.contentType,
+          byte_size: a.byteSize,
+          url: a.url,
+        });
+    }
+    const workshopIds = new Map<string, string>();
+    for (const w of s.workshops) {
+      const id = randomUUID();
+      workshopIds.set(w.name.toLowerCase(), id);
+      push('fleet.workshops', {
+        id,
+        name: w.name,
+        address: w.address ?? null,
+        postal_code: w.postalCode ?? null,
+        city: w.city,
+        country_code: w.countryCode,
+        phone: w.phone ?? null,
+        email: w.email ?? null,
+        website: w.website ?? null,
+        latitude: w.latitude ?? null,
+        longitude: w.longitude ?? null,
+      });
+      push('fleet.organization_workshops', { organization_id: orgId, workshop_id: id });
+    }
+    const workshop = (name: string) => workshopIds.get(name.toLowerCase())!;
+    for (const d of s.driverServices) {
+      const id = randomUUID();
+      push('fleet.driver_services', {
+        id,
+        organization_id: orgId,
+        label: d.label,
+        description: d.description ?? null,
+      });
+      for (const w of new Set(d.workshops.map(workshop)))
+        push('fleet.driver_service_workshops', { driver_service_id: id, workshop_id: w });
+    }
+    const distributorIds = new Map<string, string>();
+    for (const d of s.distributors) {
+      const id = randomUUID();
+      distributorIds.set(d.label.toLowerCase(), id);
+      let providerId: string | null = null;
+      if (d.provider) {
+        providerId = providerIds.get(d.provider.code) ?? null;
+        if (!providerId) {
+          providerId = randomUUID();
+          providerIds.set(d.provider.code, providerId);
+          push('fleet.onboarding_providers', {
+            id: providerId,
+            code: d.provider.code,
+            name: d.provider.name,
+            website: d.provider.website ?? null,
+          });
+        }
+      }
+      push('fleet.onboarding_distributors', {
+        id,
+        organization_id: orgId,
+        label: d.label,
+        provider_id: providerId,
+        is_active: d.isActive,
+        workshop_id: d.workshop ? workshop(d.workshop) : null,
+        provider_workshop_id: d.providerWorkshopId ?? null,
+      });
+      for (const m of d.staff)
+        push('fleet.onboarding_staff', {
+          id: randomUUID(),
+          distributor_id: id,
+          full_name: m.fullName,
+          email: m.email ?? null,
+          phone: m.phone ?? null,
+          role: m.role,
+          active: m.active,
+        });
+    }
+    for (const c of s.clientIdentifications) {
+      push('fleet.client_identifications', {
+        id: randomUUID(),
+        organization_id: orgId,
+        code: c.code,
+        label: c.label,
+        distributor_id: c.distributor ? distributorIds.get(c.distributor.toLowerCase()) : null,
+        client_reference: c.clientReference ?? null,
+        default_account_id: c.defaultAccount ? account(c.defaultAccount) : null,
+        usable: c.usable,
+        revoked: c.revoked,
+      });
+    }
+    for (const b of s.bookings) {
+      const accountId = account(b.account);
+      const user = accountInput(accountId);
+      const vehicleId = b.vehicle ? orgPlan.resolveVehicle(b.vehicle) : null;
+      const vehicle = vehicleId ? vehicleInput(vehicleId) : undefined;
+      push('fleet.bookings', {
+        id: randomUUID(),
+        organization_id: orgId,
+        account_id: accountId,
+        vehicle_id: vehicleId,
+        workshop_id: workshop(b.workshop),
+        plate_number: vehicle?.plate ?? null,
+        booking_date: new Date(b.bookingDate),
+        status: b.status,
+        quotation_ids: b.quotationIds,
+        vehicle_make: vehicle?.make ?? null,
+        vehicle_model: vehicle?.model ?? null,
+        vehicle_year: vehicle?.year != null ? String(vehicle.year) : null,
+        vin: vehicle?.vin ?? null,
+        city: s.workshops.find((w) => w.name.toLowerCase() === b.workshop.toLowerCase())?.city ?? null,
+        country:
+          s.workshops.find((w) => w.name.toLowerCase() === b.workshop.toLowerCase())?.countryCode ?? null,
+        additional_information: b.additionalInformation ?? null,
+        preferred_language: b.preferredLanguage ?? user?.language ?? null,
+        contact_method: b.contactMethod ?? null,
+        user_email: user?.email ?? null,
+        user_name: user?.fullName ?? null,
+        user_phone_number: user?.phone ?? null,
+      });
+    }
+    for (const c of s.campaigns) {
+      const id = randomUUID();
+      push('fleet.campaigns', {
+        id,
+        organization_id: orgId,
+        name: c.name,
+        status: c.status,
+        configurations: c.configurations,
+        created_at: c.createdAt ? new Date(c.createdAt) : now,
+        archived_at: c.archivedAt ? new Date(c.archivedAt) : null,
+      });
+      for (const d of c.devices)
+        push('fleet.campaign_devices', {
+          campaign_id: id,
+          device_id: d.device,
+          status: d.status,
+          error_message: d.errorMessage ?? null,
+        });
+    }
+    for (const a of s.vehicleAlerts) {
+      push('fleet.vehicle_alerts', {
+        id: randomUUID(),
+        organization_id: orgId,
+        device_id: a.device,
+        vehicle_id: currentVehicleOf.get(a.device) ?? null,
+        type: a.type,
+        severity: a.severity,
+        status: a.status,
+        message: a.message,
+        started_at: new Date(a.startedAt),
+        ended_at: a.endedAt ? new Date(a.endedAt) : null,
+        latitude: a.latitude ?? null,
+        longitude: a.longitude ?? null,
+      });
+    }
+  });
+
+  const order = [
+    'fleet.onboarding_providers',
+    'fleet.workshops',
+    'fleet.organization_workshops',
+    'fleet.account_roles',
+    'fleet.descriptions',
+    'fleet.alert_templates',
+    'fleet.alert_attachments',
+    'fleet.driver_services',
+    'fleet.driver_service_workshops',
+    'fleet.onboarding_distributors',
+    'fleet.onboarding_staff',
+    'fleet.client_identifications',
+    'fleet.bookings',
+    'fleet.campaigns',
+    'fleet.campaign_devices',
+    'fleet.vehicle_alerts',
+  ];
+  const counts: Record<string, number> = {};
+  for (const table of order) counts[table] = await insertInBatches(trx, table, rows[table] ?? []);
+  return counts;
+}
