@@ -2,7 +2,6 @@
  * The gateway: @apollo/server + @apollo/gateway on Fastify. Verifies access tokens, plans
  * queries over the subgraphs of the composed supergraph, and forwards the caller's context.
  */
-import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -10,24 +9,58 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { createRevocationList, createTokenVerifier, type RevocationList } from '@fleetgraph/auth';
-import { createServer } from '@fleetgraph/service-kit';
+import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
-import { ForwardingDataSource } from './data-source';
+import { createSubgraphPool, ForwardingDataSource } from './data-source';
+import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
+import { metricsPlugin, registerMetrics } from './observability/plugin';
+import { documentStore } from './resilience/caches';
+import { createResilientJwks } from './resilience/jwks';
+import { subgraphReadiness } from './resilience/readiness';
+import { createSupergraphSource } from './resilience/supergraph';
 import { formatError } from './errors';
 import { limitsParseOptions, queryLimitsPlugin, type QueryLimits } from './limits/plugin';
+import { introspectionPlugin } from './introspection/plugin';
+import { registerExplorer } from './explorer/plugin';
+import { persistedQueries } from './persisted-queries/apq';
+import { withRateLimit } from './rate-limit/context';
+import { createRateLimiter } from './rate-limit/limiter';
+import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
+import { memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 
 export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
   /** The SSO's revocation list (the one-process start shares its in-memory list); default from REDIS_URL. */
   revocations?: RevocationList;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logStream?: ServerOptions['logStream'];
+  /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
+  queryCacheStore?: CacheStore;
 }
 
 export async function buildApp(
   config: GatewayConfig,
   options: GatewayBuildOptions = {},
 ): Promise<FastifyInstance> {
-  const app = createServer({ name: 'gateway', logLevel: config.logLevel, bodyLimit: config.maxBodyBytes });
+  const app = createServer({
+    name: 'gateway',
+    logLevel: config.logLevel,
+    bodyLimit: config.maxBodyBytes,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  // Observability and resilience (README "Operating the gateway"). The response cache reports
+  // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
+  const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
+  if (config.metricsEnabled)
+    registerMetrics(app, metrics, config.metricsToken ? { token: config.metricsToken } : {});
+  const pool = createSubgraphPool(config.subgraphConnections);
+  app.addHook('onClose', async () => pool.close());
+  const supergraph = createSupergraphSource({
+    path: config.supergraphPath,
+    log: app.log,
+    watch: config.supergraphWatch,
+  });
   const limits: QueryLimits = {
     maxDepth: config.maxDepth,
     maxAliases: config.maxAliases,
@@ -35,21 +68,67 @@ export async function buildApp(
     maxCost: config.maxCost,
     defaultPageSizeForCost: config.defaultPageSizeForCost,
   };
-  const supergraphSdl = readFileSync(config.supergraphPath, 'utf8');
+  // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
+  // in-process; the responses are cached by an Apollo Server plugin.
+  const local = cacheSubgraph();
+  const queryCache: CacheStore =
+    options.queryCacheStore ??
+    (config.queryCacheRedisUrl
+      ? redisCacheStore({
+          redisUrl: config.queryCacheRedisUrl,
+          keyPrefix: config.queryCachePrefix,
+          onError: (error, operation) =>
+            app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
+        })
+      : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes }));
+  if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
   const gateway = new ApolloGateway({
-    supergraphSdl,
-    buildService: ({ name, url }) => new ForwardingDataSource({ url: config.subgraphUrls[name] ?? url }),
+    supergraphSdl: supergraph.hook,
+    experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
+    buildService: ({ name, url }) =>
+      name === CACHE_SUBGRAPH
+        ? local.dataSource
+        : new ForwardingDataSource({
+            name,
+            url: config.subgraphUrls[name] ?? url ?? '',
+            timeoutMs: config.subgraphTimeouts[name] ?? config.subgraphTimeoutMs,
+            pool,
+            metrics,
+            log: app.log,
+          }),
   });
+  const apq = persistedQueries({
+    enabled: config.persistedQueries,
+    redisUrl: config.redisUrl,
+    ttlSeconds: config.apqTtlSeconds,
+    maxBytes: config.apqCacheMaxBytes,
+    onError: (error, operation) =>
+      app.log.warn({ err: error, operation }, 'persisted query store unavailable'),
+  });
+  app.addHook('onClose', async () => apq.close());
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
-    introspection: config.introspection,
+    // INTROSPECTION is enforced by introspectionPlugin (a clear INTROSPECTION_DISABLED error).
+    introspection: true,
+    persistedQueries: apq.options,
     includeStacktraceInErrorResponses: false,
     formatError,
     parseOptions: limitsParseOptions(limits),
+    documentStore: documentStore(config.documentCacheMb),
     // The default landing page loads from a CDN; the explorer will be served locally instead.
     // No drain plugin: it calls fastify.close() from apollo.stop(), which our onClose hook calls,
     // so closing would wait on itself. Fastify's own close already drains connections.
-    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<GatewayContext>(limits)],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      metricsPlugin<GatewayContext>(metrics),
+      queryLimitsPlugin<GatewayContext>(limits),
+      introspectionPlugin<GatewayContext>(config.introspection),
+      apq.plugin,
+      responseCachePlugin<GatewayContext>({
+        store: queryCache,
+        onLookup: (result) => metrics.cacheLookup(result),
+      }),
+    ],
     logger: app.log,
   });
   await apollo.start();
@@ -70,18 +149,46 @@ export async function buildApp(
   const verifier = createTokenVerifier({
     issuer: config.issuer,
     audience: config.audience,
-    jwks: options.jwks ?? config.jwksUrl,
+    // Keys kept through SSO outages (resilience/jwks.ts).
+    jwks:
+      options.jwks ??
+      createResilientJwks(config.jwksUrl, {
+        maxAgeMs: config.jwksMaxAgeMs,
+        onError: (error) =>
+          app.log.warn({ error: error.message }, 'SSO keys not refreshed: keeping the last keys'),
+      }),
     isRevoked: (jti) => revocations.isRevoked(jti),
   });
+  const rateLimiter = createRateLimiter({
+    perMinute: config.rateLimitPerMinute,
+    burst: config.rateLimitBurst,
+    redisUrl: config.redisUrl,
+    onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
+  });
+  if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
-    handler: fastifyApolloHandler(apollo, { context: contextFactory(verifier) }),
+    handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
     errorHandler: payloadTooLargeHandler(config.maxBodyBytes),
   });
+  // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
+  registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });
   app.addReadinessCheck('supergraph', async () => {
     if (!apollo) throw new Error('not started');
   });
+  app.addReadinessCheck(
+    'subgraphs',
+    subgraphReadiness({
+      subgraphs: () =>
+        supergraph
+          .subgraphs()
+          .filter(({ name }) => name !== CACHE_SUBGRAPH)
+          .map(({ name, url }) => ({ name, url: config.subgraphUrls[name] ?? url })),
+      timeoutMs: config.readinessProbeTimeoutMs,
+      cacheMs: config.readinessCacheMs,
+    }),
+  );
   return app;
 }
 

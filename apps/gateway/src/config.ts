@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
+import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
 
 export interface GatewayConfig {
   port: number;
@@ -13,6 +13,27 @@ export interface GatewayConfig {
   /** subgraph name -> URL, overriding the supergraph's (SUBGRAPH_FLEET_CORE_URL=...) */
   subgraphUrls: Record<string, string>;
   subgraphTimeoutMs: number;
+  /** Per-subgraph timeouts overriding subgraphTimeoutMs (SUBGRAPH_VEHICLE_DATA_TIMEOUT_MS=2000). */
+  subgraphTimeouts: Record<string, number>;
+  /** Keep-alive connections per subgraph origin (SUBGRAPH_CONNECTIONS, default 64). */
+  subgraphConnections: number;
+  /** Query plans kept, approximate MiB (QUERY_PLAN_CACHE_MB, default 30). */
+  queryPlanCacheMb: number;
+  /** Parsed and validated documents kept, approximate MiB (DOCUMENT_CACHE_MB, default 30). */
+  documentCacheMb: number;
+  /** Reload the supergraph file when it changes (SUPERGRAPH_WATCH, default true). */
+  supergraphWatch: boolean;
+  /** /readyz probes each subgraph's /readyz with this timeout and reuses the answers this long. */
+  readinessProbeTimeoutMs: number;
+  readinessCacheMs: number;
+  /** The SSO's keys are refreshed when older than this; kept (and used) while the SSO is down. */
+  jwksMaxAgeMs: number;
+  /** GET /metrics (Prometheus); METRICS=false turns it off. */
+  metricsEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken: string | undefined;
+  /** Distinct operation names labelled in metrics; more are counted as "other". */
+  metricsMaxOperations: number;
   /** Redis holding the SSO's revocation list; without it the gateway sees no revocations of other processes. */
   redisUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
@@ -27,6 +48,39 @@ export interface GatewayConfig {
   defaultPageSizeForCost: number;
   /** Largest request body in bytes; larger bodies get HTTP 413 PAYLOAD_TOO_LARGE. */
   maxBodyBytes: number;
+  /** Automatic persisted queries (Apollo APQ): on by default; bounded cache, entries expire after apqTtlSeconds. */
+  persistedQueries: boolean;
+  apqTtlSeconds: number;
+  /** In-memory APQ cache size in bytes (used when REDIS_URL is not set). */
+  apqCacheMaxBytes: number;
+  /** Per-login query cache (`cache` query): in-memory LRU size in bytes when REDIS_URL is not set. */
+  queryCacheMaxBytes: number;
+  /**
+   * Redis of the query cache (QUERY_CACHE_REDIS_URL, default REDIS_URL). A separate instance lets
+   * the cache run with an eviction policy (allkeys-lru) while token state must never be evicted.
+   */
+  queryCacheRedisUrl: string | undefined;
+  /** Prefix of the query cache's Redis keys (QUERY_CACHE_PREFIX, default `fleetgraph:cache:`). */
+  queryCachePrefix: string;
+  /** Requests per minute per signed-in user (token uid); 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Requests a user may send at once before the per-minute rate applies (default: rateLimitPerMinute). */
+  rateLimitBurst: number;
+  /** The explorer (GraphiQL at /explorer) signs in at the SSO as this OAuth client; absent: explorer disabled. */
+  explorer: ExplorerConfig | undefined;
+}
+
+export interface ExplorerConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The gateway's address as browsers see it; the callback is <publicUrl>/explorer/callback. */
+  publicUrl: string;
+  /** Where the gateway itself reaches the SSO's token and revocation endpoints (default: the issuer). */
+  ssoUrl: string;
+  /** Secure cookies (EXPLORER_SECURE_COOKIES; default: https or a loopback address, see secureCookies). */
+  secureCookies: boolean;
+  /** Key material for the encrypted session cookie (default: derived from the client secret). */
+  sessionSecret: string;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -40,6 +94,16 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     SUPERGRAPH_PATH: z.string().default(join(repoRoot, 'supergraph.graphql')),
     INTROSPECTION: envField.bool(true),
     SUBGRAPH_TIMEOUT_MS: envField.int(10_000, 1),
+    SUBGRAPH_CONNECTIONS: envField.int(64, 1),
+    QUERY_PLAN_CACHE_MB: envField.int(30, 1),
+    DOCUMENT_CACHE_MB: envField.int(30, 1),
+    SUPERGRAPH_WATCH: envField.bool(true),
+    READINESS_PROBE_TIMEOUT_MS: envField.int(1000, 1),
+    READINESS_CACHE_MS: envField.int(2000, 0),
+    JWKS_MAX_AGE_MS: envField.int(600_000, 1000),
+    METRICS: envField.bool(true),
+    METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
+    METRICS_MAX_OPERATIONS: envField.int(200, 1),
     REDIS_URL: z.string().url().optional(),
     REVOCATION_CACHE_MS: envField.int(2000, 0),
     MAX_DEPTH: envField.int(12, 1),
@@ -50,8 +114,26 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     MAX_COST: envField.int(250_000, 1),
     DEFAULT_PAGE_SIZE_FOR_COST: envField.int(50, 0),
     MAX_BODY_BYTES: envField.int(1_000_000, 1),
+    PERSISTED_QUERIES: envField.bool(true),
+    APQ_TTL_SECONDS: envField.int(86_400, 1),
+    APQ_CACHE_MAX_BYTES: envField.int(32 * 1024 * 1024, 1024),
+    QUERY_CACHE_MAX_BYTES: envField.int(64 * 1024 * 1024, 1024),
+    QUERY_CACHE_REDIS_URL: z.string().url().optional(),
+    QUERY_CACHE_PREFIX: z.string().min(1).default('fleetgraph:cache:'),
+    RATE_LIMIT_PER_MINUTE: envField.int(600, 0),
+    RATE_LIMIT_BURST: envField.int(0, 0),
+    EXPLORER_CLIENT_ID: z.string().min(1).optional(),
+    EXPLORER_CLIENT_SECRET: z.string().min(1).optional(),
+    EXPLORER_PUBLIC_URL: z.string().url().optional(),
+    EXPLORER_SSO_URL: z.string().url().optional(),
+    EXPLORER_SECURE_COOKIES: z.enum(['true', 'false', '1', '0', 'yes', 'no']).optional(),
+    EXPLORER_SESSION_SECRET: z.string().min(32).optional(),
   });
   const parsed = parseEnv('gateway', schema, env);
+  const explorerUrl = (parsed.EXPLORER_PUBLIC_URL ?? `http://localhost:${parsed.GATEWAY_PORT}`).replace(
+    /\/$/,
+    '',
+  );
   const subgraphUrls: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const match = /^SUBGRAPH_([A-Z0-9_]+)_URL$/.exec(key);
@@ -68,6 +150,17 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     introspection: parsed.INTROSPECTION,
     subgraphUrls,
     subgraphTimeoutMs: parsed.SUBGRAPH_TIMEOUT_MS,
+    subgraphTimeouts: subgraphTimeouts(env),
+    subgraphConnections: parsed.SUBGRAPH_CONNECTIONS,
+    queryPlanCacheMb: parsed.QUERY_PLAN_CACHE_MB,
+    documentCacheMb: parsed.DOCUMENT_CACHE_MB,
+    supergraphWatch: parsed.SUPERGRAPH_WATCH,
+    readinessProbeTimeoutMs: parsed.READINESS_PROBE_TIMEOUT_MS,
+    readinessCacheMs: parsed.READINESS_CACHE_MS,
+    jwksMaxAgeMs: parsed.JWKS_MAX_AGE_MS,
+    metricsEnabled: parsed.METRICS,
+    metricsToken: parsed.METRICS_TOKEN,
+    metricsMaxOperations: parsed.METRICS_MAX_OPERATIONS,
     redisUrl: parsed.REDIS_URL,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
     maxDepth: parsed.MAX_DEPTH,
@@ -76,5 +169,50 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     maxCost: parsed.MAX_COST,
     defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST,
     maxBodyBytes: parsed.MAX_BODY_BYTES,
+    persistedQueries: parsed.PERSISTED_QUERIES,
+    apqTtlSeconds: parsed.APQ_TTL_SECONDS,
+    apqCacheMaxBytes: parsed.APQ_CACHE_MAX_BYTES,
+    queryCacheMaxBytes: parsed.QUERY_CACHE_MAX_BYTES,
+    queryCacheRedisUrl: parsed.QUERY_CACHE_REDIS_URL ?? parsed.REDIS_URL,
+    queryCachePrefix: parsed.QUERY_CACHE_PREFIX,
+    rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
+    rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
+    explorer:
+      parsed.EXPLORER_CLIENT_ID && parsed.EXPLORER_CLIENT_SECRET
+        ? {
+            clientId: parsed.EXPLORER_CLIENT_ID,
+            clientSecret: parsed.EXPLORER_CLIENT_SECRET,
+            publicUrl: explorerUrl,
+            ssoUrl: (parsed.EXPLORER_SSO_URL ?? parsed.SSO_ISSUER).replace(/\/$/, ''),
+            secureCookies: secureCookies(parsed.EXPLORER_SECURE_COOKIES, explorerUrl),
+            sessionSecret: parsed.EXPLORER_SESSION_SECRET ?? parsed.EXPLORER_CLIENT_SECRET,
+          }
+        : undefined,
   };
+}
+
+/** SUBGRAPH_<NAME>_TIMEOUT_MS -> { name: ms } (name lower-case, `_` -> `-`, as for the URLs). */
+function subgraphTimeouts(env: Record<string, string | undefined>): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^SUBGRAPH_([A-Z0-9_]+)_TIMEOUT_MS$/.exec(key);
+    if (!match?.[1] || value === undefined || value === '') continue;
+    const ms = Number(value);
+    if (!Number.isInteger(ms) || ms < 1) problems.push(`${key}: must be a whole number of milliseconds >= 1`);
+    else timeouts[match[1].toLowerCase().replace(/_/g, '-')] = ms;
+  }
+  if (problems.length > 0) throw new ConfigError('gateway', problems);
+  return timeouts;
+}
+
+/**
+ * Explorer cookies are Secure unless EXPLORER_SECURE_COOKIES says otherwise; by default they are
+ * Secure over https and on loopback addresses (browsers accept Secure cookies from
+ * http://localhost), and not over plain http elsewhere, where browsers would drop them.
+ */
+function secureCookies(setting: string | undefined, publicUrl: string): boolean {
+  if (setting !== undefined) return setting === 'true' || setting === '1' || setting === 'yes';
+  const url = new URL(publicUrl);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }

@@ -1,11 +1,14 @@
 import { GraphQLError } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import { AuthError, bearerToken, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
+import { observationFor, type Observation } from './observability/plugin';
 
 export interface GatewayContext {
   user: UserContext;
   token: string;
   requestId: string;
+  /** Filled while the request runs (operation name), read by the metrics when it is answered. */
+  observation: Observation;
 }
 
 /**
@@ -18,7 +21,7 @@ export function contextFactory(verifier: TokenVerifier) {
     try {
       const token = bearerToken(request.headers.authorization);
       const user = await verifier.verify(token);
-      return { user, token, requestId: request.id };
+      return { user, token, requestId: request.id, observation: observationFor(request) };
     } catch (error) {
       if (error instanceof AuthError) {
         throw new GraphQLError(error.message, {

@@ -4,3 +4,11 @@ export { repoRoot, dataDir } from './paths';
 export { requestIdFrom } from './request-id';
 export { createServer, type ServerOptions, type ReadinessCheck } from './server';
 export { onShutdown } from './shutdown';
+export { currentRequestId } from './request-context';
+export {
+  initTracing,
+  initTracingFromEnv,
+  tracingEnabled,
+  flushTracing,
+  type TracingOptions,
+} from './tracing';

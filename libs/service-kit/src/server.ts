@@ -5,9 +5,26 @@
  * - an error handler that answers client mistakes with their status and a clear message,
  *   and hides internal errors behind a generic message logged with the request id.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { DestinationStream, Logger } from 'pino';
 import { loggerOptions } from './logger';
+import { requestStore } from './request-context';
 import { requestIdFrom } from './request-id';
+import { flushTracing, initTracingFromEnv, tracer, tracingEnabled } from './tracing';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -16,6 +33,8 @@ export interface ServerOptions {
   logLevel?: string;
   bodyLimit?: number;
   fastify?: Partial<FastifyServerOptions>;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logStream?: DestinationStream;
 }
 
 declare module 'fastify' {
@@ -25,8 +44,15 @@ declare module 'fastify' {
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {
+  initTracingFromEnv(options.name);
   const app = Fastify({
-    logger: loggerOptions(options.name, options.logLevel ?? 'info'),
+    logger: {
+      ...loggerOptions(options.name, options.logLevel ?? 'info'),
+      // A line written through the root logger while a request is served (by a library that
+      // has no request logger) still carries the request id, and the trace id when tracing.
+      mixin: requestMixin,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     bodyLimit: options.bodyLimit ?? 1_048_576,
     // One line per request only at debug level; the request id is logged as `requestId`.
@@ -42,9 +68,29 @@ export function createServer(options: ServerOptions): FastifyInstance {
     checks.set(name, check);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (tracingEnabled()) startRequestSpan(request, options.name);
+    done();
   });
+  // After the body is parsed (stream events lose the async context), so the handler and all
+  // it awaits run inside the request's context: its id for log lines, its span as parent.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const span = requestSpans.get(request);
+    if (span) context.with(trace.setSpan(context.active(), span), () => requestStore.run(request.id, done));
+    else requestStore.run(request.id, done);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const span = requestSpans.get(request);
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      requestSpans.delete(request);
+    }
+    done();
+  });
+  app.addHook('onClose', async () => flushTracing());
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok', service: options.name }));
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
@@ -84,4 +130,38 @@ export function createServer(options: ServerOptions): FastifyInstance {
   });
 
   return app;
+}
+
+const requestSpans = new WeakMap<FastifyRequest, Span>();
+
+/** One SERVER span per request, child of the caller's span when it sent a W3C traceparent. */
+function startRequestSpan(request: FastifyRequest, service: string): void {
+  const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+  const route = request.routeOptions.url ?? request.url.split('?')[0];
+  const span = tracer.startSpan(
+    `${request.method} ${route}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': request.method,
+        'http.route': route,
+        'fleetgraph.request_id': request.id,
+        // The one-process start serves every service under one tracer provider.
+        'fleetgraph.service': service,
+      },
+    },
+    parent,
+  );
+  requestSpans.set(request, span);
+}
+
+function requestMixin(_merge: object, _level: number, logger: Logger): Record<string, string> {
+  const requestId = requestStore.getStore();
+  const fields: Record<string, string> = {};
+  if (requestId && logger.bindings().requestId === undefined) fields.requestId = requestId;
+  if (tracingEnabled()) {
+    const spanContext = trace.getActiveSpan()?.spanContext();
+    if (spanContext) fields.traceId = spanContext.traceId;
+  }
+  return fields;
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { createTokenVerifier, type UserContext } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, ping, type Knex, type Migrations } from '@fleetgraph/db';
-import { createServer } from '@fleetgraph/service-kit';
+import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { SubgraphConfig } from './config';
 import { loadTypeDefs } from './schema';
 import { registerSubgraph, type Resolvers } from './subgraph';
@@ -19,6 +19,8 @@ export interface SubgraphBuildOptions {
   onQuery?: (sql: string) => void;
   /** Run migrations at start (default true). */
   migrate?: boolean;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logStream?: ServerOptions['logStream'];
 }
 
 export interface SubgraphDefinition<L> {
@@ -38,7 +40,11 @@ export async function createSubgraphApp<L>(
   definition: SubgraphDefinition<L>,
   options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
-  const app = createServer({ name: config.name, logLevel: config.logLevel });
+  const app = createServer({
+    name: config.name,
+    logLevel: config.logLevel,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   const knex = createKnex({
     url: config.databaseUrl,
     applicationName: config.name,

@@ -23,6 +23,13 @@ export const SUBGRAPHS: SubgraphEntry[] = [
     url: 'http://localhost:4005/graphql',
   },
   {
+    // Served by the gateway itself (the per-login query cache, apps/gateway/src/cache); never
+    // fetched over HTTP, the URL only names it.
+    name: 'gateway',
+    schemaDir: join(repoRoot, 'apps/gateway/src/cache/schema'),
+    url: 'http://localhost:4000/local/gateway',
+  },
+  {
     name: 'geodecode',
     schemaDir: join(repoRoot, 'apps/geodecode/src/schema'),
     url: 'http://localhost:4006/graphql',

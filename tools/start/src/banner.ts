@@ -21,6 +21,7 @@ export function banner(platform: Platform): string {
     'Fleetgraph is running',
     '',
     `  GraphQL gateway   ${urls.graphql}`,
+    `  Explorer          ${urls.explorer}   (GraphiQL: Sign in with the demo login)`,
     `  Single sign-on    ${urls.sso}   (token: POST /oauth/token, profile: GET /api/v1/users/me)`,
     ...Object.entries(urls.subgraphs).map(([name, url]) => `  ${name.padEnd(18)}${url}`),
     `  Database          ${platform.embeddedDatabase ? 'embedded PostgreSQL (data in .data/pg)' : 'DATABASE_URL'}`,

@@ -8,6 +8,7 @@ import { createRevocationList } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
 import {
   buildApp as buildSso,
+  ensureApplication,
   loadSsoConfig,
   migrations as ssoMigrations,
   SSO_SCHEMA,
@@ -30,7 +31,14 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
-  urls: { gateway: string; graphql: string; sso: string; subgraphs: Record<string, string> };
+  urls: {
+    gateway: string;
+    graphql: string;
+    /** GraphiQL with SSO sign-in, served by the gateway */
+    explorer: string;
+    sso: string;
+    subgraphs: Record<string, string>;
+  };
   databaseUrl: string;
   embeddedDatabase: boolean;
   seeded: boolean;
@@ -68,6 +76,20 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   };
 
   try {
+    const portOf = (name: string, fallback: number) =>
+      options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
+    const gatewayPort = portOf('gateway', 4000);
+    const gatewayUrl = `http://localhost:${gatewayPort}`;
+    const secrets = loadDevSecrets(options.dataDir);
+    // The explorer signs in at the SSO as an OAuth client: registered (or brought in line with
+    // this start's gateway address) here, unless the environment names its own client.
+    const explorerEnv = env.EXPLORER_CLIENT_ID
+      ? {}
+      : {
+          EXPLORER_CLIENT_ID: secrets.explorerClientId,
+          EXPLORER_CLIENT_SECRET: secrets.explorerClientSecret,
+          EXPLORER_PUBLIC_URL: env.EXPLORER_PUBLIC_URL ?? gatewayUrl,
+        };
     const knex = createKnex({ url: database.url });
     let seeded = false;
     try {
@@ -78,18 +100,27 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         await seedDemo(knex, { progress: Boolean(process.stderr.isTTY), log });
         seeded = true;
       }
+      if (explorerEnv.EXPLORER_CLIENT_ID) {
+        await ensureApplication(knex, {
+          clientId: explorerEnv.EXPLORER_CLIENT_ID,
+          clientSecret: explorerEnv.EXPLORER_CLIENT_SECRET,
+          name: 'Fleetgraph explorer',
+          redirectUris: [`${explorerEnv.EXPLORER_PUBLIC_URL}/explorer/callback`],
+          confidential: true,
+          allowedScopes: ['public', 'read', 'write'],
+          grantTypes: ['authorization_code', 'refresh_token'],
+        });
+      }
     } finally {
       await knex.destroy();
     }
 
-    const portOf = (name: string, fallback: number) =>
-      options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
     const ssoPort = portOf('sso', 4100);
     const ssoUrl = `http://localhost:${ssoPort}`;
     const shared = {
       ...env,
       SSO_ISSUER: env.SSO_ISSUER ?? ssoUrl,
-      PAGING_SECRET: env.PAGING_SECRET ?? loadDevSecrets(options.dataDir).pagingSecret,
+      PAGING_SECRET: env.PAGING_SECRET ?? secrets.pagingSecret,
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
@@ -119,22 +150,30 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       subgraphUrls[launcher.name] = `http://${host}:${port}/graphql`;
     }
 
-    const gatewayPort = portOf('gateway', 4000);
     const routing = Object.fromEntries(
       Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]),
     );
     await listen(
       'gateway',
-      await buildGateway(loadGatewayConfig({ ...shared, ...routing, GATEWAY_PORT: String(gatewayPort) }), {
-        revocations,
-      }),
+      await buildGateway(
+        loadGatewayConfig({
+          ...shared,
+          ...routing,
+          ...explorerEnv,
+          GATEWAY_PORT: String(gatewayPort),
+        }),
+        {
+          revocations,
+        },
+      ),
       gatewayPort,
     );
 
     return {
       urls: {
-        gateway: `http://localhost:${gatewayPort}`,
-        graphql: `http://localhost:${gatewayPort}/graphql`,
+        gateway: gatewayUrl,
+        graphql: `${gatewayUrl}/graphql`,
+        explorer: `${gatewayUrl}/explorer`,
         sso: ssoUrl,
         subgraphs: subgraphUrls,
       },

@@ -8,13 +8,27 @@ import { join } from 'node:path';
 
 export interface DevSecrets {
   pagingSecret: string;
+  /** The explorer's OAuth client at the SSO (registered by startPlatform). */
+  explorerClientId: string;
+  explorerClientSecret: string;
 }
 
+function generate(): DevSecrets {
+  return {
+    pagingSecret: randomBytes(32).toString('base64url'),
+    explorerClientId: `fg_explorer_${randomBytes(8).toString('base64url')}`,
+    explorerClientSecret: randomBytes(32).toString('base64url'),
+  };
+}
+
+/** Reads the secrets, adding any a newer version introduced (existing ones are kept). */
 export function loadDevSecrets(dataDir: string): DevSecrets {
   const path = join(dataDir, 'dev-secrets.json');
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as DevSecrets;
-  mkdirSync(dataDir, { recursive: true });
-  const secrets: DevSecrets = { pagingSecret: randomBytes(32).toString('base64url') };
-  writeFileSync(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const stored = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Partial<DevSecrets>) : {};
+  const secrets = { ...generate(), ...stored };
+  if (Object.keys(secrets).some((key) => !(key in stored))) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   return secrets;
 }

@@ -1,0 +1,173 @@
+/**
+ * The per-login query cache (spec 4.1 `cache`, spec 8): an Apollo Server plugin plus the local
+ * subgraph that answers the `cache` field.
+ *
+ * Per request, once the operation is resolved (after the query limits):
+ * - an operation with a `cache` field runs its command first: flush / softFlush on the scope,
+ *   then saves the settings for the login (until its access token expires) when saveSettings;
+ *   the rest of that request uses the command's settings. A request that flushes is never
+ *   answered from the cache nor stored;
+ * - any other operation uses the login's saved settings; without any (caching was never turned
+ *   on for this login), or with scope NONE, the request bypasses the cache;
+ * - the key: a hash of the scope key (from the VERIFIED token: LOGIN = its token id, ACCOUNT = user
+ *   id + token scopes), the printed document, the operation name and the canonical variables;
+ * - a hit is answered without planning or calling a subgraph; a miss is stored after execution
+ *   when the response has data and no errors; extendTtl restarts an entry's ttl on each hit.
+ * The response header `x-fleetgraph-cache` says hit, miss or bypass.
+ */
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
+import { LocalGraphQLDataSource } from '@apollo/gateway';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { print, type GraphQLSchema } from 'graphql';
+import { loadTypeDefs } from '@fleetgraph/subgraph-kit';
+import type { UserContext } from '@fleetgraph/auth';
+import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
+import type { CacheStore } from './store';
+
+/** The subgraph name the gateway serves itself (tools/compose composes it like the others). */
+export const CACHE_SUBGRAPH = 'gateway';
+export const CACHE_SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export const CACHE_HEADER = 'x-fleetgraph-cache';
+
+export type CacheLookupResult = 'hit' | 'miss' | 'bypass';
+
+interface CacheContext {
+  user: UserContext;
+}
+
+/** What the plugin decided for one request (kept beside its context object). */
+interface RequestState {
+  result: CacheLookupResult;
+  info?: CacheInfo;
+  scopeKey?: string;
+  key?: string;
+  epoch?: number;
+  settings?: CacheSettings;
+}
+
+/** The `cache` field's answer (CacheInfo in the SDL). */
+export type CacheInfo = CacheCommand;
+
+const states = new WeakMap<object, RequestState>();
+
+function scopeKeyOf(user: UserContext, settings: CacheSettings): string | undefined {
+  const raw =
+    settings.scope === 'LOGIN'
+      ? `login:${user.jti}`
+      : settings.scope === 'ACCOUNT'
+        ? `account:${user.uid}:${[...user.scopes].sort().join(' ')}`
+        : undefined;
+  return raw === undefined ? undefined : createHash('sha256').update(raw).digest('base64url');
+}
+
+export interface ResponseCacheOptions {
+  store: CacheStore;
+  onLookup?: (result: CacheLookupResult) => void;
+  /** Clock in ms for the settings' lifetime (tests). */
+  now?: () => number;
+}
+
+export function responseCachePlugin<C extends CacheContext>(
+  options: ResponseCacheOptions,
+): ApolloServerPlugin<C> {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  return {
+    async requestDidStart() {
+      let state: RequestState = { result: 'bypass' };
+      return {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
+          if (!operation || operation.operation !== 'query') return;
+          const command = readCacheCommand(schema, document, operation, request.variables);
+          let settings: CacheSettings | undefined;
+          const user = contextValue.user;
+          if (command) {
+            const scopeKey = scopeKeyOf(user, command);
+            if (scopeKey && command.flush) await store.flush(scopeKey);
+            else if (scopeKey && command.softFlush) await store.bumpEpoch(scopeKey);
+            if (command.saveSettings) {
+              const { scope, ttl, extendTtl } = command;
+              await store.saveSettings(user.jti, { scope, ttl, extendTtl }, user.exp * 1000 - now());
+            }
+            state = { result: 'bypass', info: command };
+            states.set(contextValue, state);
+            if (command.flush || command.softFlush) return;
+            settings = command;
+          } else {
+            settings = await store.getSettings(user.jti);
+          }
+          if (!settings || !store.available()) return;
+          const scopeKey = scopeKeyOf(user, settings);
+          if (!scopeKey) return;
+          const key = createHash('sha256')
+            .update(print(document))
+            .update('\u0000')
+            .update(request.operationName ?? '')
+            .update('\u0000')
+            .update(canonicalJson(request.variables ?? {}))
+            .digest('base64url');
+          state = { ...state, result: 'miss', scopeKey, key, settings };
+          states.set(contextValue, state);
+        },
+        async responseForOperation() {
+          if (state.result !== 'miss' || !state.scopeKey || !state.key || !state.settings) return null;
+          const { epoch, entry } = await store.lookup(state.scopeKey, state.key);
+          state.epoch = epoch;
+          if (!store.available()) {
+            state.result = 'bypass';
+            return null;
+          }
+          if (!entry || entry.epoch < epoch) return null;
+          state.result = 'hit';
+          if (state.settings.extendTtl)
+            await store.touch(state.scopeKey, state.key, state.settings.ttl * 1000);
+          return {
+            http: { status: undefined, headers: new HeaderMap() },
+            body: { kind: 'single', singleResult: JSON.parse(entry.body) },
+          };
+        },
+        async willSendResponse({ response }) {
+          options.onLookup?.(state.result);
+          response.http.headers.set(CACHE_HEADER, state.result);
+          if (state.result !== 'miss' || !state.scopeKey || !state.key || !state.settings) return;
+          if (response.body.kind !== 'single') return;
+          const { data, errors } = response.body.singleResult;
+          if (errors?.length || data === undefined || data === null) return;
+          await store.store(
+            state.scopeKey,
+            state.key,
+            { epoch: state.epoch ?? 0, body: JSON.stringify({ data }) },
+            state.settings.ttl * 1000,
+          );
+        },
+      };
+    },
+  };
+}
+
+/** The `cache` field's answer: what the plugin did for this request. */
+function cacheInfoFor(context: object): CacheInfo | null {
+  return states.get(context)?.info ?? null;
+}
+
+/** The local subgraph answering `cache`, executed in-process by the gateway. */
+export function cacheSubgraph(): { schema: GraphQLSchema; dataSource: LocalGraphQLDataSource } {
+  const schema = buildSubgraphSchema({
+    typeDefs: loadTypeDefs(CACHE_SCHEMA_DIR),
+    resolvers: {
+      Query: {
+        cache: (_root: unknown, _args: unknown, context: object) => cacheInfoFor(context),
+      },
+    } as never,
+  });
+  return { schema, dataSource: new LocalGraphQLDataSource(schema) };
+}
+
+/** For tests: the request state of a context. */
+export function requestStateOf(context: object): Readonly<RequestState> | undefined {
+  return states.get(context);
+}

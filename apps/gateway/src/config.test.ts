@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadGatewayConfig } from './config';
+
+test('SUBGRAPH_<NAME>_TIMEOUT_MS sets one subgraph timeout; SUBGRAPH_TIMEOUT_MS stays the default', () => {
+  const config = loadGatewayConfig({
+    SUBGRAPH_TIMEOUT_MS: '5000',
+    SUBGRAPH_VEHICLE_DATA_TIMEOUT_MS: '1500',
+    SUBGRAPH_GEODECODE_TIMEOUT_MS: '250',
+  });
+  assert.equal(config.subgraphTimeoutMs, 5000);
+  assert.deepEqual(config.subgraphTimeouts, { 'vehicle-data': 1500, geodecode: 250 });
+});
+
+test('operating defaults: bounded pool, sized caches, metrics open, readiness probes', () => {
+  const config = loadGatewayConfig({});
+  assert.equal(config.subgraphConnections, 64);
+  assert.equal(config.queryPlanCacheMb, 30);
+  assert.equal(config.documentCacheMb, 30);
+  assert.equal(config.metricsEnabled, true);
+  assert.equal(config.metricsToken, undefined);
+  assert.equal(config.supergraphWatch, true);
+  assert.equal(config.readinessProbeTimeoutMs, 1000);
+});
+
+test('a zero timeout or a short metrics token is refused', () => {
+  assert.throws(
+    () => loadGatewayConfig({ SUBGRAPH_GEODECODE_TIMEOUT_MS: '0' }),
+    /SUBGRAPH_GEODECODE_TIMEOUT_MS/,
+  );
+  assert.throws(() => loadGatewayConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/);
+});

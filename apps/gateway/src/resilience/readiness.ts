@@ -1,0 +1,60 @@
+/**
+ * Readiness of the subgraphs: each one's /readyz (next to its /graphql) answered 2xx within a short
+ * timeout. Results are cached for a few seconds so a busy probe does not multiply subgraph calls;
+ * concurrent probes share one round.
+ */
+import type { SubgraphEndpoint } from './supergraph';
+
+export interface SubgraphReadinessOptions {
+  subgraphs: () => SubgraphEndpoint[];
+  /** Per-probe timeout (default 1000 ms). */
+  timeoutMs?: number;
+  /** How long a round of results is reused (default 2000 ms). */
+  cacheMs?: number;
+}
+
+/** http://host/graphql -> http://host/readyz; http://host/api/graphql -> http://host/api/readyz */
+export function readinessUrl(graphqlUrl: string): string {
+  return new URL('readyz', graphqlUrl).toString();
+}
+
+async function probe(url: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const response = await fetch(readinessUrl(url), { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return response.ok ? undefined : `HTTP ${response.status}`;
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'unreachable';
+  }
+}
+
+/** A readiness check that throws "not ready: <name> (<why>), ..." listing every failing subgraph. */
+export function subgraphReadiness(options: SubgraphReadinessOptions): () => Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const cacheMs = options.cacheMs ?? 2000;
+  let last: { at: number; failures: string[] } | undefined;
+  let pending: Promise<string[]> | undefined;
+
+  async function round(): Promise<string[]> {
+    const results = await Promise.all(
+      options.subgraphs().map(async ({ name, url }) => {
+        const problem = await probe(url, timeoutMs);
+        return problem ? `${name} (${problem})` : undefined;
+      }),
+    );
+    return results.filter((r): r is string => r !== undefined);
+  }
+
+  return async () => {
+    let failures: string[];
+    if (last && Date.now() - last.at < cacheMs) failures = last.failures;
+    else {
+      pending ??= round().finally(() => {
+        pending = undefined;
+      });
+      failures = await pending;
+      last = { at: Date.now(), failures };
+    }
+    if (failures.length > 0) throw new Error(`not ready: ${failures.join(', ')}`);
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * For gateway tests of request protections (rate limit, persisted queries, introspection): every
+ * subgraph URL points at one HTTP server that counts calls and answers `{ account { email } }`
+ * with the email in the access token the gateway forwarded, so a test sees whose data came back
+ * and whether a refused request reached a subgraph at all.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createTestIssuer, type TestIssuer } from '@fleetgraph/testing';
+import { buildApp } from './app';
+import { loadGatewayConfig } from './config';
+
+export interface StubbedGateways {
+  issuer: TestIssuer;
+  /** Calls the stub subgraph received since the last reset. */
+  calls(): number;
+  resetCalls(): void;
+  gateway(env?: Record<string, string>): Promise<FastifyInstance>;
+  close(): Promise<void>;
+}
+
+export async function stubbedGateways(): Promise<StubbedGateways> {
+  const issuer = await createTestIssuer();
+  let calls = 0;
+  const stub: Server = createServer((request, response) => {
+    calls += 1;
+    const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString() || '{}');
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ data: { account: { email: claims.user?.email ?? null } } }));
+  });
+  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/graphql`;
+  const apps: FastifyInstance[] = [];
+  return {
+    issuer,
+    calls: () => calls,
+    resetCalls: () => {
+      calls = 0;
+    },
+    async gateway(env = {}) {
+      const config = loadGatewayConfig({
+        LOG_LEVEL: 'silent',
+        SSO_ISSUER: issuer.issuer,
+        TOKEN_AUDIENCE: issuer.audience,
+        SUBGRAPH_FLEET_CORE_URL: url,
+        SUBGRAPH_GEODECODE_URL: url,
+        SUBGRAPH_VEHICLE_DATA_URL: url,
+        ...env,
+      });
+      const app = await buildApp(config, { jwks: issuer.jwks });
+      apps.push(app);
+      return app;
+    },
+    async close() {
+      for (const app of apps) await app.close();
+      await new Promise<void>((resolve) => stub.close(() => resolve()));
+    },
+  };
+}

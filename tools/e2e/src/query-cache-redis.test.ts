@@ -1,0 +1,149 @@
+/**
+ * The query cache on Redis (REDIS_URL, the local server) and with Redis down: entries, settings
+ * and flushes live in Redis under the configured prefix; an unreachable Redis means every
+ * request bypasses the cache and is answered correctly, never an error.
+ */
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
+import { postGraphQL } from '@fleetgraph/testing';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { startStack, type Stack } from './stack';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ACCOUNT_QUERY = '{ account { email fullName } }';
+const cacheHeader = (response: { headers: Record<string, unknown> }) =>
+  response.headers?.['x-fleetgraph-cache'];
+
+function client(stack: () => Stack) {
+  return {
+    ask: (token: string, query = ACCOUNT_QUERY) =>
+      postGraphQL(stack().platform.urls.graphql, query, { token }),
+    login: () => stack().login(DEMO_EMAIL, DEMO_PASSWORD),
+  };
+}
+
+describe('query cache on Redis', () => {
+  const prefix = `fleetgraph-test:${randomUUID()}:`;
+  let stack: Stack;
+  let redis: Redis;
+  const { ask, login } = client(() => stack);
+  const keys = async (pattern: string) => redis.keys(`${prefix}${pattern}`);
+
+  before(async () => {
+    redis = new Redis(REDIS_URL);
+    stack = await startStack('e2e_query_cache_redis', {
+      REDIS_URL,
+      QUERY_CACHE_PREFIX: prefix,
+    });
+  });
+  after(async () => {
+    await stack?.close();
+    const left = await redis.keys(`${prefix}*`);
+    if (left.length > 0) await redis.del(...left);
+    await redis.quit();
+  });
+
+  test('settings and entries are stored in Redis, expiring; hits come from there', async () => {
+    const token = await login();
+    await ask(token, '{ cache(ttl: 30) { ttl } }');
+    const [settingsKey] = await keys('settings:*');
+    assert.ok(settingsKey, 'the login settings are in Redis');
+    const settingsTtl = await redis.pttl(settingsKey!);
+    assert.ok(
+      settingsTtl > 7_000_000 && settingsTtl <= 7_200_000,
+      `kept until the token expires: ${settingsTtl}`,
+    );
+
+    const existing = new Set(await keys('entry:*'));
+    const first = await ask(token);
+    assert.equal(cacheHeader(first), 'miss');
+    const entries = (await keys('entry:*')).filter((key) => !existing.has(key));
+    assert.equal(entries.length, 1);
+    const entryTtl = await redis.pttl(entries[0]!);
+    assert.ok(entryTtl > 25_000 && entryTtl <= 30_000, `entry ttl ${entryTtl}`);
+
+    await stack
+      .knex('fleet.accounts')
+      .where({ email: DEMO_EMAIL })
+      .update({ full_name: 'Changed In Redis Test' });
+    const cached = await ask(token);
+    assert.equal(cacheHeader(cached), 'hit');
+    assert.equal(cached.data.account.fullName, first.data.account.fullName);
+
+    await redis.del(entries[0]!);
+    const fresh = await ask(token);
+    assert.equal(cacheHeader(fresh), 'miss', 'the entry really was the one in Redis');
+    assert.equal(fresh.data.account.fullName, 'Changed In Redis Test');
+  });
+
+  test('extendTtl restarts the Redis expiry on a hit', async () => {
+    const token = await login();
+    const query = '{ account { id email } }';
+    await ask(token, '{ cache(ttl: 30, extendTtl: true) { ttl } }');
+    const existing = new Set(await keys('entry:*'));
+    assert.equal(cacheHeader(await ask(token, query)), 'miss');
+    const [entry] = (await keys('entry:*')).filter((key) => !existing.has(key));
+    assert.ok(entry, 'the new entry');
+    await redis.pexpire(entry!, 5_000);
+    assert.equal(cacheHeader(await ask(token, query)), 'hit');
+    const ttl = await redis.pttl(entry!);
+    assert.ok(ttl > 25_000, `the hit restarted the 30 s expiry: ${ttl} ms left`);
+  });
+
+  test('flush deletes the scope entries from Redis; softFlush only outdates them', async () => {
+    const token = await login();
+    const others = new Set(await keys('entry:*'));
+    await ask(token, '{ cache(ttl: 30) { ttl } }');
+    await ask(token, '{ account { email } }');
+    await ask(token, '{ groups(pageSize: 1) { list { id } } }');
+    const before = (await keys('entry:*')).filter((key) => !others.has(key));
+    assert.equal(before.length, 3, 'the command request and the two queries');
+
+    await ask(token, '{ cache(ttl: 30, softFlush: true) { softFlush } }');
+    const afterSoft = new Set(await keys('entry:*'));
+    assert.ok(
+      before.every((key) => afterSoft.has(key)),
+      'softFlush leaves the keys',
+    );
+    assert.equal(cacheHeader(await ask(token, '{ account { email } }')), 'miss', 'but they are ignored');
+
+    await ask(token, '{ cache(ttl: 30, flush: true) { flush } }');
+    const left = new Set(await keys('entry:*'));
+    assert.equal(before.filter((key) => left.has(key)).length, 0, 'flush removed every entry of this login');
+    assert.ok(
+      [...others].every((key) => left.has(key)),
+      "other logins' entries are untouched",
+    );
+    assert.equal(cacheHeader(await ask(token, '{ groups(pageSize: 1) { list { id } } }')), 'miss');
+  });
+});
+
+describe('query cache with Redis down', () => {
+  let stack: Stack;
+  const { ask, login } = client(() => stack);
+  before(async () => {
+    // Port 1 on loopback: nothing listens, connections are refused.
+    stack = await startStack('e2e_query_cache_redis_down', { QUERY_CACHE_REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  after(() => stack?.close());
+
+  test('every request bypasses the cache and is answered, never an error', async () => {
+    const token = await login();
+    const enable = await ask(token, '{ cache(ttl: 30) { ttl scope } }');
+    assert.equal(enable.errors, undefined, JSON.stringify(enable.errors));
+    assert.deepEqual(enable.data.cache, { ttl: 30, scope: 'LOGIN' });
+    for (let i = 0; i < 3; i++) {
+      const response = await ask(token);
+      assert.equal(response.status, 200);
+      assert.equal(response.errors, undefined);
+      assert.equal(response.data.account.email, DEMO_EMAIL);
+      assert.equal(cacheHeader(response), 'bypass');
+    }
+    const withCommand = await ask(token, '{ cache(ttl: 30, saveSettings: false) { ttl } account { email } }');
+    assert.equal(withCommand.errors, undefined);
+    assert.equal(withCommand.data.account.email, DEMO_EMAIL);
+    assert.equal(cacheHeader(withCommand), 'bypass');
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * The per-login query cache (spec 4.1 `cache`, spec 8) through the real platform: gateway ->
+ * fleet-core -> PostgreSQL, on seeded demo data, with the in-memory store (no REDIS_URL).
+ * "Served from the cache" is proven by changing the row in PostgreSQL: a cached answer still
+ * shows the old value, a fresh one the new value.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { postGraphQL } from '@fleetgraph/testing';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { startStack, type Stack } from './stack';
+
+const OTHER_ORG = { email: 'ops@globex.example', password: DEMO_PASSWORD };
+const ACCOUNT_QUERY = '{ account { email fullName } }';
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack('e2e_query_cache');
+});
+after(() => stack?.close());
+
+const login = () => stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+const ask = (token: string, query = ACCOUNT_QUERY, variables?: Record<string, unknown>) =>
+  postGraphQL(stack.platform.urls.graphql, query, { token, ...(variables ? { variables } : {}) });
+const cacheHeader = (response: { headers: Record<string, unknown> }) =>
+  response.headers?.['x-fleetgraph-cache'];
+
+let renames = 0;
+/** Renames the demo account in fleet-core's table; returns the new name. */
+async function rename(email = DEMO_EMAIL): Promise<string> {
+  const name = `Renamed ${++renames}`;
+  await stack.knex('fleet.accounts').where({ email }).update({ full_name: name });
+  return name;
+}
+
+async function enable(token: string, args = 'ttl: 60') {
+  const response = await ask(
+    token,
+    `{ cache(${args}) { scope ttl extendTtl softFlush flush saveSettings } }`,
+  );
+  assert.equal(response.errors, undefined, JSON.stringify(response.errors));
+  return response.data.cache;
+}
+
+describe('per-login query cache (in-memory store)', () => {
+  test('caching is off until a cache query turns it on', async () => {
+    const token = await login();
+    const first = await ask(token);
+    assert.equal(cacheHeader(first), 'bypass');
+    const name = await rename();
+    const second = await ask(token);
+    assert.equal(second.data.account.fullName, name, 'answered by fleet-core, not a cache');
+    assert.equal(cacheHeader(second), 'bypass');
+  });
+
+  test('`cache` with no arguments answers the defaults of the spec', async () => {
+    const token = await login();
+    const info = await enable(token, 'saveSettings: true');
+    assert.deepEqual(info, {
+      scope: 'LOGIN',
+      ttl: 5,
+      extendTtl: false,
+      softFlush: false,
+      flush: false,
+      saveSettings: true,
+    });
+  });
+
+  test('a cached answer is served within the ttl and fetched again after it', async () => {
+    const token = await login();
+    await enable(token, 'ttl: 1');
+    const before = await ask(token);
+    assert.equal(cacheHeader(before), 'miss');
+    const oldName = before.data.account.fullName;
+    const newName = await rename();
+    const cached = await ask(token);
+    assert.equal(cacheHeader(cached), 'hit');
+    assert.equal(cached.data.account.fullName, oldName, 'the cached answer, not the new row');
+    await sleep(1100);
+    const fresh = await ask(token);
+    assert.equal(cacheHeader(fresh), 'miss');
+    assert.equal(fresh.data.account.fullName, newName);
+  });
+
+  test('the key is the normalized document and the variables', async () => {
+    const token = await login();
+    await enable(token);
+    const query = 'query One($id: ID!) { device(id: $id) { id } }';
+    const devices = await ask(token, '{ devices(pageSize: 2) { list { id } } }');
+    const [a, b] = devices.data.devices.list.map((d: { id: string }) => d.id);
+    assert.equal(cacheHeader(await ask(token, query, { id: a })), 'miss');
+    assert.equal(cacheHeader(await ask(token, query, { id: b })), 'miss', 'other variables, other entry');
+    const respaced = 'query One($id: ID!) {\n  device(id: $id) {\n    id\n  }\n}';
+    const hit = await ask(token, respaced, { id: a });
+    assert.equal(cacheHeader(hit), 'hit', 'the same document with other whitespace');
+    assert.equal(hit.data.device.id, a);
+  });
+
+  test('extendTtl: each hit restarts the time to live', async () => {
+    const token = await login();
+    await enable(token, 'ttl: 2, extendTtl: true');
+    const first = await ask(token);
+    const oldName = first.data.account.fullName;
+    const newName = await rename();
+    await sleep(1200);
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+    await sleep(1200); // 2.4 s after the entry was stored: alive only because the hit extended it
+    const extended = await ask(token);
+    assert.equal(cacheHeader(extended), 'hit');
+    assert.equal(extended.data.account.fullName, oldName);
+    await sleep(2100);
+    const expired = await ask(token);
+    assert.equal(cacheHeader(expired), 'miss');
+    assert.equal(expired.data.account.fullName, newName);
+  });
+
+  test('without extendTtl a hit does not keep the entry alive', async () => {
+    const token = await login();
+    await enable(token, 'ttl: 2');
+    await ask(token);
+    await rename();
+    await sleep(1200);
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+    await sleep(1000);
+    assert.equal(cacheHeader(await ask(token)), 'miss', '2.2 s after it was stored');
+  });
+
+  test('saveSettings false applies the settings to this request only', async () => {
+    const token = await login();
+    const withCache = `{ cache(ttl: 60, saveSettings: false) { ttl saveSettings } account { fullName } }`;
+    const first = await ask(token, withCache);
+    assert.deepEqual(first.data.cache, { ttl: 60, saveSettings: false });
+    assert.equal(cacheHeader(first), 'miss');
+    assert.equal(cacheHeader(await ask(token, withCache)), 'hit', 'cached under these settings');
+    assert.equal(cacheHeader(await ask(token)), 'bypass', 'nothing was kept for the login');
+  });
+
+  test('saveSettings true keeps the settings for the rest of the login', async () => {
+    const token = await login();
+    await enable(token, 'ttl: 60, saveSettings: true');
+    assert.equal(cacheHeader(await ask(token)), 'miss');
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+  });
+
+  test('softFlush ignores the entries stored before it', async () => {
+    const token = await login();
+    await enable(token);
+    await ask(token);
+    const newName = await rename();
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+    const info = await enable(token, 'ttl: 60, softFlush: true');
+    assert.equal(info.softFlush, true);
+    const fresh = await ask(token);
+    assert.equal(cacheHeader(fresh), 'miss');
+    assert.equal(fresh.data.account.fullName, newName);
+    assert.equal(cacheHeader(await ask(token)), 'hit', 'entries stored after the flush are served');
+  });
+
+  test('flush removes the entries of the scope', async () => {
+    const token = await login();
+    await enable(token);
+    await ask(token);
+    const newName = await rename();
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+    const flush = await ask(token, '{ cache(ttl: 60, flush: true) { flush } account { fullName } }');
+    assert.equal(flush.data.cache.flush, true);
+    assert.equal(cacheHeader(flush), 'bypass', 'a flushing request is never answered from the cache');
+    const fresh = await ask(token);
+    assert.equal(cacheHeader(fresh), 'miss');
+    assert.equal(fresh.data.account.fullName, newName);
+  });
+
+  test("one login's cached data is never served to another login or account", async () => {
+    const demo = await login();
+    const otherOrg = await stack.login(OTHER_ORG.email, OTHER_ORG.password);
+    await enable(demo);
+    await enable(otherOrg);
+    assert.equal((await ask(demo)).data.account.email, DEMO_EMAIL);
+    const theirs = await ask(otherOrg);
+    assert.equal(cacheHeader(theirs), 'miss', 'same document, other account: not a hit');
+    assert.equal(theirs.data.account.email, OTHER_ORG.email);
+
+    const secondLogin = await login();
+    await enable(secondLogin);
+    assert.equal(cacheHeader(await ask(secondLogin)), 'miss', 'scope LOGIN: another login of the same user');
+  });
+
+  test('scope ACCOUNT shares entries between logins of the same account only', async () => {
+    const first = await login();
+    const second = await login();
+    const otherOrg = await stack.login(OTHER_ORG.email, OTHER_ORG.password);
+    for (const token of [first, second, otherOrg]) await enable(token, 'scope: ACCOUNT, ttl: 60');
+    const query = '{ account { email } groups(pageSize: 1) { list { id } } }';
+    assert.equal(cacheHeader(await ask(first, query)), 'miss');
+    assert.equal(cacheHeader(await ask(second, query)), 'hit', 'the other login of the same account');
+    const theirs = await ask(otherOrg, query);
+    assert.equal(cacheHeader(theirs), 'miss');
+    assert.equal(theirs.data.account.email, OTHER_ORG.email);
+  });
+
+  test('scope NONE turns caching off', async () => {
+    const token = await login();
+    await enable(token, 'ttl: 60');
+    await enable(token, 'scope: NONE');
+    assert.equal(cacheHeader(await ask(token)), 'bypass');
+    assert.equal(cacheHeader(await ask(token)), 'bypass');
+  });
+
+  test('responses with errors are not cached', async () => {
+    const token = await login();
+    await enable(token);
+    const bad = '{ devices(pageSize: 100000) { list { id } } }';
+    const first = await ask(token, bad);
+    assert.ok(first.errors?.length);
+    assert.equal(cacheHeader(await ask(token, bad)), 'miss');
+  });
+
+  test('bad cache arguments are BAD_USER_INPUT and change nothing', async () => {
+    const token = await login();
+    for (const [query, argument] of [
+      ['{ cache(ttl: 0) { ttl } }', 'ttl'],
+      ['{ cache(ttl: 3601) { ttl } }', 'ttl'],
+      ['{ a: cache(ttl: 5) { ttl } b: cache(ttl: 6) { ttl } }', 'cache'],
+    ] as const) {
+      const response = await ask(token, query);
+      assert.equal(response.status, 400, query);
+      assert.equal(response.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', query);
+      assert.equal(response.errors?.[0]?.extensions?.argumentName, argument, query);
+      assert.equal(response.data, undefined);
+    }
+    assert.equal(cacheHeader(await ask(token)), 'bypass', 'no settings were saved');
+  });
+
+  test('hits and misses are counted in /metrics', async () => {
+    const token = await login();
+    await enable(token);
+    await ask(token);
+    await ask(token);
+    const metrics = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
+    const count = (result: string) =>
+      Number(new RegExp(`gateway_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(metrics)?.[1]);
+    assert.ok(count('hit') >= 1, metrics);
+    assert.ok(count('miss') >= 1, metrics);
+  });
+});
