@@ -10,6 +10,7 @@ import { createKnex, migrateSchema, ping } from '@fleetgraph/db';
 import { createServer } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
 import type { SsoConfig } from './config';
+import { createRotationBatcher } from './data/refresh-rotation';
 import { ensureSigningKey, loadKeyStore } from './keys';
 import type { OAuthContext } from './oauth/context';
 import { decoyHash } from './passwords';
@@ -62,7 +63,11 @@ export async function buildApp(
     // Computed now, so the first unknown-user login costs no more than any other.
     await decoyHash();
 
-    const ctx: OAuthContext = { knex, keys, config, revocations, log: app.log };
+    const rotations = createRotationBatcher(knex, {
+      refreshTtlSeconds: config.refreshTokenTtl,
+      onError: (error) => app.log.warn({ err: error }, 'refresh rotation batch failed; retried one by one'),
+    });
+    const ctx: OAuthContext = { knex, keys, config, revocations, rotations, log: app.log };
     app.addReadinessCheck('database', () => ping(knex));
     // Each route family is its own encapsulated plugin with its own error handling.
     await app.register(async (scope) => tokenRoutes(scope, ctx));

@@ -1,4 +1,4 @@
-export { createKnex, ping, type Knex, type KnexOptions } from './knex';
+export { createKnex, ping, preparedQuery, type Knex, type KnexOptions } from './knex';
 export { migrateSchema, type Migration, type Migrations } from './migrate';
 export { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, type EmbeddedDatabase } from './embedded';
 export { resolveDatabase, type ResolvedDatabase } from './resolve';

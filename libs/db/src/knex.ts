@@ -34,3 +34,24 @@ export function createKnex(options: KnexOptions): Knex {
 export async function ping(knex: Knex): Promise<void> {
   await knex.raw('select 1');
 }
+
+/**
+ * Runs one statement as a named prepared statement on a pooled connection: PostgreSQL parses it
+ * once per connection and may reuse its plan, where knex's statements are parsed and planned on
+ * every call. For hot statements only; `text` uses $1, $2... placeholders. Listeners of knex's
+ * 'query' event (onQuery) see it like any other statement.
+ */
+export async function preparedQuery<R = Record<string, unknown>>(
+  knex: Knex,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  knex.emit('query', { sql: statement.text, bindings: values });
+  const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
+  try {
+    const result = await connection.query({ name: statement.name, text: statement.text, values });
+    return result.rows as R[];
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}

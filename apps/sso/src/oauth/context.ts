@@ -3,6 +3,7 @@ import type { RevocationList } from '@fleetgraph/auth';
 import type { Knex } from '@fleetgraph/db';
 import type { SsoConfig } from '../config';
 import type { ApplicationWithSecret } from '../data/applications';
+import type { RotationBatcher } from '../data/refresh-rotation';
 import type { KeyStore } from '../keys';
 
 /** What every endpoint check and grant works with. */
@@ -12,6 +13,8 @@ export interface OAuthContext {
   config: SsoConfig;
   /** Shared list of revoked access-token ids (the gateway reads it). */
   revocations: RevocationList;
+  /** Batched fast refresh-token rotation (data/refresh-rotation.ts). */
+  rotations: RotationBatcher;
   log: FastifyBaseLogger;
 }
 

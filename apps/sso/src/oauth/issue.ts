@@ -33,16 +33,27 @@ export interface SignedAccessToken {
   exp: number;
 }
 
-/** Signs an access token (no database access: callers sign before they take a connection). */
+/** Identity and lifetime of an access token about to be signed (recorded before signing). */
+export interface AccessTokenId {
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export function newAccessTokenId(ctx: OAuthContext): AccessTokenId {
+  const iat = Math.floor(Date.now() / 1000);
+  return { jti: randomUUID(), iat, exp: iat + ctx.config.accessTokenTtl };
+}
+
+/** Signs an access token (no database access: callers sign with no connection held). */
 export async function signAccessToken(
   ctx: OAuthContext,
   grant: { user: Pick<User, 'id' | 'email' | 'fullName'>; clientId: string | null; scope: string },
+  id: AccessTokenId = newAccessTokenId(ctx),
 ): Promise<SignedAccessToken> {
   const { config, keys } = ctx;
   const signingKey = keys.active();
-  const iat = Math.floor(Date.now() / 1000);
-  const exp = iat + config.accessTokenTtl;
-  const jti = randomUUID();
+  const { jti, iat, exp } = id;
   const accessToken = await new SignJWT({
     scope: grant.scope,
     user: { uid: grant.user.id, email: grant.user.email, full_name: grant.user.fullName },

@@ -7,27 +7,29 @@
  * - a registered client must be allowed the refresh_token grant (unauthorized_client);
  * - every use rotates: the presented token is marked rotated and a new one of the same family is
  *   issued atomically, and the family's earlier access tokens are revoked and published to the
- *   shared revocation list (a rotated-away access token stops working at the gateway), and two concurrent uses cannot both win. Fast path (no scope problem, token
- *   and user found valid on an unlocked read): the access token is signed first, then ONE
- *   autocommit statement rotates with a compare-and-set (UPDATE ... WHERE rotated_at IS NULL AND
- *   revoked_at IS NULL AND not expired AND user not disabled) and, only if it matched, records the
- *   new refresh token, the access token and the audit row. Any other case, or a lost race, goes
- *   through the slow path: one transaction holding the token's row lock, which classifies the
- *   failure and answers (and revokes) exactly as before;
+ *   shared revocation list (a rotated-away access token stops working at the gateway), and two
+ *   concurrent uses cannot both win. Fast path (no scope parameter): ONE autocommit statement,
+ *   batched with concurrent refreshes, rotates with a compare-and-set (UPDATE ... WHERE rotated_at
+ *   IS NULL AND revoked_at IS NULL AND not expired AND right client AND user not disabled) and,
+ *   only if it matched, records the new refresh token, the access token and the audit row; the
+ *   access token is signed after it. Any other case, or a lost race, goes through the slow path:
+ *   one transaction holding the token's row lock, which classifies the failure and answers (and
+ *   revokes) exactly;
  * - presenting an already rotated token is taken as theft: the whole family (its refresh tokens
  *   and the access tokens issued from it) is revoked, the access tokens are published to the
  *   shared revocation list, and the answer is invalid_grant;
  * - a scope parameter may only narrow the original scope (invalid_scope otherwise);
  * - the user must still exist and not be disabled.
  */
+import { randomUUID } from 'node:crypto';
 import type { RevokedAccessToken } from '../../data/access-tokens';
 import { audit } from '../../data/audit';
 import {
   findRefreshTokenForUpdate,
-  findRefreshTokenWithUser,
+  hashRefreshToken,
   markRotated,
+  newRefreshToken,
   revokeFamily,
-  rotateRefreshToken,
   supersedeAccessTokens,
 } from '../../data/refresh-tokens';
 import { findUserById } from '../../data/users';
@@ -36,7 +38,7 @@ import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
 import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../context';
-import { issueTokens, signAccessToken, tokenResponse, type TokenResponse } from '../issue';
+import { issueTokens, newAccessTokenId, signAccessToken, tokenResponse, type TokenResponse } from '../issue';
 import { publishRevocations } from '../revoke';
 
 const INVALID = 'The refresh token is invalid, expired or revoked';
@@ -105,10 +107,12 @@ export async function refreshTokenGrant(
 }
 
 /**
- * Two statements, no transaction, no connection held while signing: an unlocked read of the token
- * and its user, then the signature, then one compare-and-set statement (rotateRefreshToken).
- * Returns undefined (having written nothing) whenever the request is not a plain success; the slow
- * path then decides the answer. The checks below only ever refuse more than the slow path does.
+ * The common case in ONE statement, batched with concurrent refreshes (data/refresh-rotation.ts):
+ * no scope parameter, and the token valid for this client with an active user. The rotation
+ * commits first and returns the user's claims; the access token is signed after it, with no
+ * connection held. Returns undefined (having written nothing) whenever the request is not a
+ * plain success; the slow path then decides the answer. A scope parameter always takes the slow
+ * path (narrowing is rare and needs the token's scope before anything is written).
  */
 async function fastRefresh(
   ctx: OAuthContext,
@@ -117,27 +121,25 @@ async function fastRefresh(
   meta: RequestMeta,
   presented: string,
 ): Promise<TokenResponse | undefined> {
-  const token = await findRefreshTokenWithUser(ctx.knex, presented);
-  if (!token || token.revokedAt || token.rotatedAt) return undefined;
-  if (token.expiresAt.getTime() <= Date.now()) return undefined;
-  if (token.clientId !== null && client.clientId !== token.clientId) return undefined;
-  if (!token.user || token.user.disabled) return undefined;
-  let scope: string;
-  try {
-    scope = checkScope(params.scope, token.scope);
-  } catch {
-    return undefined;
-  }
-  const signed = await signAccessToken(ctx, { user: token.user, clientId: token.clientId, scope });
-  const rotated = await rotateRefreshToken(ctx.knex, {
-    id: token.id,
-    scope,
-    ttlSeconds: ctx.config.refreshTokenTtl,
-    accessJti: signed.jti,
-    accessExpiresAt: new Date(signed.exp * 1000),
-    audit: { event: 'token.issued', ip: meta.ip, detail: { grant: 'refresh_token' } },
+  if (params.scope !== undefined) return undefined;
+  const refreshToken = newRefreshToken();
+  const access = newAccessTokenId(ctx);
+  const rotation = await ctx.rotations.rotate({
+    tokenHash: hashRefreshToken(presented),
+    clientId: client.clientId,
+    newId: randomUUID(),
+    newHash: hashRefreshToken(refreshToken),
+    jti: access.jti,
+    accessExpiresAt: new Date(access.exp * 1000),
+    ip: meta.ip,
   });
-  if (!rotated) return undefined;
-  await publishRevocations(ctx, rotated.superseded);
-  return tokenResponse(ctx, signed, rotated.refreshToken, scope);
+  if (!rotation) return undefined;
+  const user = { id: rotation.userId, email: rotation.email, fullName: rotation.fullName };
+  const signed = await signAccessToken(
+    ctx,
+    { user, clientId: rotation.clientId, scope: rotation.scope },
+    access,
+  );
+  await publishRevocations(ctx, rotation.superseded);
+  return tokenResponse(ctx, signed, refreshToken, rotation.scope);
 }
