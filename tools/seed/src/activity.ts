@@ -14,7 +14,7 @@
  */
 import type { Knex } from 'knex';
 import { Rng } from './ids';
-import { cityCentre, offset, roadTripTo } from './geo';
+import { cityCentre, offset, roadTripTo, streetAddress } from './geo';
 
 export interface DeviceActivity {
   deviceId: string;
@@ -124,6 +124,8 @@ export async function seedActivity(
     ['max_speed_kmh', 'float4'],
     ['idle_s', 'int4'],
     ['fuel_used_l', 'float4'],
+    ['start_address', 'text'],
+    ['end_address', 'text'],
   ]);
   const harshes = new ColumnBuffer('fleet.trip_harshes', [
     ['id', 'uuid'],
@@ -267,6 +269,8 @@ export async function seedActivity(
         trip.maxSpeedKmh,
         trip.idleS,
         fuel,
+        streetAddress(device.city, trip.start),
+        streetAddress(device.city, trip.end),
       );
       totalKm += trip.distanceM / 1000;
       const along = (f: number): [number, number] => [

@@ -104,3 +104,86 @@ export function roadTripTo(rng: Rng, centre: readonly [number, number], end: [nu
     idleS,
   };
 }
+
+/** Country, local name and central postal code of each depot city (for street addresses). */
+const CITY_ADDRESSES: Readonly<
+  Record<string, readonly [country: 'DE' | 'FR', name: string, postal: number]>
+> = {
+  Hamburg: ['DE', 'Hamburg', 20095],
+  Bremen: ['DE', 'Bremen', 28195],
+  Hannover: ['DE', 'Hannover', 30159],
+  Munich: ['DE', 'München', 80331],
+  Stuttgart: ['DE', 'Stuttgart', 70173],
+  Nuremberg: ['DE', 'Nürnberg', 90402],
+  Berlin: ['DE', 'Berlin', 10115],
+  Leipzig: ['DE', 'Leipzig', 4109],
+  Dresden: ['DE', 'Dresden', 1067],
+  Cologne: ['DE', 'Köln', 50667],
+  Dusseldorf: ['DE', 'Düsseldorf', 40213],
+  Dortmund: ['DE', 'Dortmund', 44135],
+  Frankfurt: ['DE', 'Frankfurt am Main', 60311],
+  Kassel: ['DE', 'Kassel', 34117],
+  Erfurt: ['DE', 'Erfurt', 99084],
+  Kiel: ['DE', 'Kiel', 24103],
+  Rostock: ['DE', 'Rostock', 18055],
+  Lubeck: ['DE', 'Lübeck', 23552],
+  Mainz: ['DE', 'Mainz', 55116],
+  Mannheim: ['DE', 'Mannheim', 68159],
+  Karlsruhe: ['DE', 'Karlsruhe', 76133],
+  Augsburg: ['DE', 'Augsburg', 86150],
+  Regensburg: ['DE', 'Regensburg', 93047],
+  Ulm: ['DE', 'Ulm', 89073],
+  Lyon: ['FR', 'Lyon', 69001],
+  Grenoble: ['FR', 'Grenoble', 38000],
+  Marseille: ['FR', 'Marseille', 13001],
+  Nice: ['FR', 'Nice', 6000],
+  Paris: ['FR', 'Paris', 75001],
+  Versailles: ['FR', 'Versailles', 78000],
+  Toulouse: ['FR', 'Toulouse', 31000],
+  Montpellier: ['FR', 'Montpellier', 34000],
+};
+
+const STREETS = {
+  DE: [
+    'Hauptstraße',
+    'Bahnhofstraße',
+    'Industriestraße',
+    'Hafenstraße',
+    'Gewerbering',
+    'Lindenallee',
+    'Am Markt',
+    'Ringstraße',
+    'Gartenstraße',
+    'Schulstraße',
+  ],
+  FR: [
+    'Rue de la République',
+    'Avenue Jean Jaurès',
+    'Boulevard Gambetta',
+    'Rue Victor Hugo',
+    'Rue Pasteur',
+    'Quai de la Gare',
+    'Avenue de la Libération',
+    'Rue du Commerce',
+    'Chemin des Vignes',
+    'Rue des Écoles',
+  ],
+} as const;
+
+/**
+ * The street address of a position around a depot city, as a reverse geocoder would store it with
+ * a trip: derived from the rounded position only, so a trip's end and the next one's start (the
+ * same point) share their address. German and French formats.
+ */
+export function streetAddress(city: string, position: readonly [number, number]): string {
+  const entry = CITY_ADDRESSES[city];
+  if (!entry) throw new Error(`no address data for city ${city}`);
+  const [country, name, postal] = entry;
+  // A cheap deterministic hash of the position (~100 m cells).
+  const cell = Math.round(position[0] * 1000) * 73_856_093 + Math.round(position[1] * 1000) * 19_349_663;
+  const h = Math.abs(cell) % 1_000_003;
+  const street = STREETS[country][h % STREETS[country].length]!;
+  const number = 1 + (h % 180);
+  const code = String(postal + (h % 9) * (country === 'FR' ? 1 : 2)).padStart(5, '0');
+  return country === 'DE' ? `${street} ${number}, ${code} ${name}` : `${number} ${street}, ${code} ${name}`;
+}

@@ -177,13 +177,23 @@ describe('seedDemo', () => {
         where 111.0 * sqrt(power(t.start_latitude - c.lat, 2) + power((t.start_longitude - c.lon) * cos(radians(c.lat)), 2)) < 100)`),
       0,
     );
-    // A device's trips do not overlap, and each starts where the previous one ended.
+    // A device's trips do not overlap, and each starts where (and at the address) the previous one ended.
     assert.equal(
       await one(`select count(*) as n from (
-        select started_at, start_latitude, start_longitude,
-               lag(ended_at) over w as prev_end, lag(end_latitude) over w as prev_lat, lag(end_longitude) over w as prev_lon
+        select started_at, start_latitude, start_longitude, start_address,
+               lag(ended_at) over w as prev_end, lag(end_latitude) over w as prev_lat, lag(end_longitude) over w as prev_lon,
+               lag(end_address) over w as prev_address
           from fleet.trips window w as (partition by device_id order by started_at)) x
-        where prev_end is not null and (started_at <= prev_end or start_latitude <> prev_lat or start_longitude <> prev_lon)`),
+        where prev_end is not null and (started_at <= prev_end or start_latitude <> prev_lat
+          or start_longitude <> prev_lon or start_address <> prev_address)`),
+      0,
+    );
+    // Every trip has street addresses in the format of its country.
+    assert.equal(
+      await one(`select count(*) as n from fleet.trips
+        where start_address is null or end_address is null
+           or start_address !~ '^(\\D+ \\d+, \\d{5} \\D+|\\d+ \\D+, \\d{5} \\D+)$'
+           or end_address !~ '^(\\D+ \\d+, \\d{5} \\D+|\\d+ \\D+, \\d{5} \\D+)$'`),
       0,
     );
     // The trip's vehicle is the device's vehicle; its driver the vehicle's driver.

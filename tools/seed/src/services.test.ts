@@ -102,10 +102,26 @@ describe('services demo data', () => {
       roles.rows.map((r: { role: string }) => r.role),
       ['ADMIN', 'BILLING', 'FLEET_MANAGER'],
     );
-    const lpa = await k('fleet.lpa_operations').select('iccid', 'activation_code');
+    const lpa = await k('fleet.lpa_operations').select(
+      'function_name',
+      'iccid',
+      'activation_code',
+      'smdp_address',
+      'matching_id',
+      'nickname',
+    );
+    assert.deepEqual(
+      [...new Set(lpa.map((row) => row.function_name))].sort(),
+      ['DOWNLOAD_AND_ENABLE_PROFILE', 'DOWNLOAD_PROFILE', 'SET_NICKNAME'],
+    );
     for (const row of lpa) {
       assert.match(row.iccid, /^\d{18,21}[\dF]$/);
-      assert.match(row.activation_code, /^LPA:1\$[^$]+\$[^$]+$/);
+      // A download names its profile by activation code or by SM-DP+ address and matching id.
+      if (row.function_name.startsWith('DOWNLOAD')) {
+        if (row.activation_code) assert.match(row.activation_code, /^LPA:1\$[^$]+\$[^$]+$/);
+        else assert.ok(row.smdp_address && row.matching_id, JSON.stringify(row));
+      }
+      if (row.function_name === 'SET_NICKNAME') assert.ok(row.nickname);
     }
   });
 });

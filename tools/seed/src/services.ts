@@ -353,7 +353,7 @@ export async function seedServices(
   const push = (table: string, row: Row) => rows[table]!.push(row);
 
   // Global catalogs (inserted if absent: an import may already have created them).
-  for (const w of WORKSHOPS) {
+  WORKSHOPS.forEach((w, i) => {
     push('fleet.workshops', {
       id: uuidV5(`workshop:${w.key}`),
       name: w.name,
@@ -363,12 +363,13 @@ export async function seedServices(
       country_code: w.country,
       phone: w.country === 'DE' ? `+49${w.postal}${w.key.length}1` : `+33${w.postal}12`,
       email: `service@${w.name.toLowerCase().replace(/[^a-z]+/g, '-')}.example`,
-      website: null,
+      // Every other shop publishes a website.
+      website: i % 2 === 0 ? `https://www.${w.name.toLowerCase().replace(/[^a-z]+/g, '-')}.example` : null,
       latitude: w.lat,
       longitude: w.lng,
       created_at: new Date(now - 900 * DAY),
     });
-  }
+  });
   for (const p of PROVIDERS) {
     push('fleet.onboarding_providers', {
       id: uuidV5(`provider:${p.code}`),
@@ -436,6 +437,9 @@ export async function seedServices(
     .select('id', 'organization_id', 'vin', 'plate', 'make', 'model', 'model_year')
     .orderBy('id');
   const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
+  const drivers: Array<{ id: string; organization_id: string }> = await trx('fleet.drivers')
+    .select('id', 'organization_id')
+    .orderBy('id');
 
   for (const org of organizations) {
     const rng = new Rng(`fleetgraph-seed:services:${org.id}`);
@@ -453,6 +457,8 @@ export async function seedServices(
       root ? await trx('fleet.group_accounts').where('group_id', root.id).pluck('account_id') : [],
     );
     const managers: string[] = [];
+    // Members of the root group got their roles at onboarding; the first of them granted the others'.
+    const admin = orgAccounts.find((a) => rootMembers.has(a.id))?.id ?? null;
     for (const a of orgAccounts) {
       const roles = rootMembers.has(a.id)
         ? ['ADMIN', 'FLEET_MANAGER', 'BILLING']
@@ -467,7 +473,7 @@ export async function seedServices(
           account_id: a.id,
           role,
           granted_at: at(rng.int(30, 700)),
-          granted_by: null,
+          granted_by: rootMembers.has(a.id) ? null : admin,
         });
       push('fleet.account_alert_preferences', {
         account_id: a.id,
@@ -944,11 +950,22 @@ export async function seedServices(
             ['MAINTENANCE', 1],
           ] as const)
         : 'STORAGE';
+      // A quarter of the installed devices spent their first day in storage before installation.
+      const stored = d.current_vehicle_id !== null && index % 4 === 1;
+      const installedAt = stored ? new Date(d.created_at.getTime() + DAY) : d.created_at;
+      if (stored)
+        push('fleet.device_profile_modes', {
+          id: uuidV5(`mode:${d.id}:storage`),
+          device_id: d.id,
+          mode: 'STORAGE',
+          started_at: d.created_at,
+          ended_at: installedAt,
+        });
       push('fleet.device_profile_modes', {
         id: uuidV5(`mode:${d.id}:0`),
         device_id: d.id,
         mode,
-        started_at: d.created_at,
+        started_at: installedAt,
         ended_at: null,
       });
       if (index % 20 === 0) {
@@ -970,7 +987,46 @@ export async function seedServices(
           updated_at: new Date(requestedAt.getTime() + rng.int(1, 30) * MINUTE),
         });
       }
+      if (index % 20 === 10) {
+        // A profile downloaded by SM-DP+ address and matching id, then renamed.
+        const digits = BigInt(`0x${uuidV5(`lpa-iccid:${d.id}`).replace(/-/g, '').slice(0, 15)}`)
+          .toString()
+          .slice(0, 15);
+        const iccid = `8933${digits.padStart(15, '0')}`;
+        const requestedAt = new Date(d.created_at.getTime() + 2 * DAY);
+        push('fleet.lpa_operations', {
+          id: uuidV5(`lpa:${d.id}:download`),
+          device_id: d.id,
+          function_name: 'DOWNLOAD_PROFILE',
+          status: 'SUCCEEDED',
+          iccid,
+          smdp_address: 'smdp.fleetgraph.example',
+          matching_id: uuidV5(`lpa-matching:${d.id}`).slice(0, 23).toUpperCase(),
+          has_confirmation_code: false,
+          requested_at: requestedAt,
+          updated_at: new Date(requestedAt.getTime() + 4 * MINUTE),
+        });
+        push('fleet.lpa_operations', {
+          id: uuidV5(`lpa:${d.id}:nickname`),
+          device_id: d.id,
+          function_name: 'SET_NICKNAME',
+          status: 'SUCCEEDED',
+          iccid,
+          nickname: french ? 'Profil flotte' : 'Fleet profile',
+          has_confirmation_code: false,
+          requested_at: new Date(requestedAt.getTime() + HOUR),
+          updated_at: new Date(requestedAt.getTime() + HOUR + MINUTE),
+        });
+      }
     });
+
+    // Drivers' licence classes (written last: the rows above keep their generated values).
+    drivers
+      .filter((driver) => driver.organization_id === org.id)
+      .forEach((driver, i) => {
+        if (i % 3 === 0)
+          description('DRIVER', driver.id, french ? 'Permis' : 'Licence class', i % 2 === 0 ? 'C1E' : 'CE');
+      });
   }
 
   const counts: ServicesCounts = {};
