@@ -56,8 +56,9 @@ describe('per-login query cache (in-memory store)', () => {
 
   test('`cache` with no arguments answers the defaults of the spec', async () => {
     const token = await login();
-    const info = await enable(token, 'saveSettings: true');
-    assert.deepEqual(info, {
+    const response = await ask(token, '{ cache { scope ttl extendTtl softFlush flush saveSettings } }');
+    assert.equal(response.errors, undefined, JSON.stringify(response.errors));
+    assert.deepEqual(response.data.cache, {
       scope: 'LOGIN',
       ttl: 5,
       extendTtl: false,
@@ -169,6 +170,25 @@ describe('per-login query cache (in-memory store)', () => {
     const fresh = await ask(token);
     assert.equal(cacheHeader(fresh), 'miss');
     assert.equal(fresh.data.account.fullName, newName);
+  });
+
+  test('a cache command inside an operation the limits refuse changes nothing', async () => {
+    const token = await login();
+    await enable(token);
+    await ask(token);
+    assert.equal(cacheHeader(await ask(token)), 'hit');
+    // 40 aliases: over MAX_ALIASES (30), refused before execution.
+    const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: __typename`).join(' ');
+    const refused = await ask(
+      token,
+      `{ cache(flush: true, ttl: 1, saveSettings: true) { flush } ${aliases} }`,
+    );
+    assert.equal(refused.errors?.[0]?.extensions?.code, 'QUERY_TOO_COMPLEX');
+    assert.equal(cacheHeader(refused), 'bypass');
+    const after = await ask(token);
+    assert.equal(cacheHeader(after), 'hit', 'the entry was not flushed');
+    await sleep(1500);
+    assert.equal(cacheHeader(await ask(token)), 'hit', 'the saved ttl of 60 s still applies, not 1 s');
   });
 
   test("one login's cached data is never served to another login or account", async () => {

@@ -2,7 +2,8 @@
  * The per-login query cache (spec 4.1 `cache`, spec 8): an Apollo Server plugin plus the local
  * subgraph that answers the `cache` field.
  *
- * Per request, once the operation is resolved (after the query limits):
+ * Per request, once the operation is resolved and every plugin let it run (nothing is written for
+ * a refused operation):
  * - an operation with a `cache` field runs its command first: flush / softFlush on the scope,
  *   then saves the settings for the login (until its access token expires) when saveSettings;
  *   the rest of that request uses the command's settings. A request that flushes is never
@@ -45,7 +46,7 @@ interface RequestState {
   info?: CacheInfo;
   scopeKey?: string;
   key?: string;
-  epoch?: number;
+  epoch?: string;
   settings?: CacheSettings;
 }
 
@@ -79,20 +80,18 @@ export function responseCachePlugin<C extends CacheContext>(
   return {
     async requestDidStart() {
       let state: RequestState = { result: 'bypass' };
+      let command: CacheCommand | undefined;
+      let user: UserContext | undefined;
       return {
+        // Only reads here: every plugin's didResolveOperation runs at once, and another (the
+        // query limits, introspection) may still refuse the operation. Writes wait for
+        // responseForOperation, which runs only for an operation that will execute.
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation || operation.operation !== 'query') return;
-          const command = readCacheCommand(schema, document, operation, request.variables);
+          user = contextValue.user;
+          command = readCacheCommand(schema, document, operation, request.variables);
           let settings: CacheSettings | undefined;
-          const user = contextValue.user;
           if (command) {
-            const scopeKey = scopeKeyOf(user, command);
-            if (scopeKey && command.flush) await store.flush(scopeKey);
-            else if (scopeKey && command.softFlush) await store.bumpEpoch(scopeKey);
-            if (command.saveSettings) {
-              const { scope, ttl, extendTtl } = command;
-              await store.saveSettings(user.jti, { scope, ttl, extendTtl }, user.exp * 1000 - now());
-            }
             state = { result: 'bypass', info: command };
             states.set(contextValue, state);
             if (command.flush || command.softFlush) return;
@@ -110,18 +109,26 @@ export function responseCachePlugin<C extends CacheContext>(
             .update('\u0000')
             .update(canonicalJson(request.variables ?? {}))
             .digest('base64url');
-          state = { ...state, result: 'miss', scopeKey, key, settings };
+          state = { ...state, scopeKey, key, settings };
           states.set(contextValue, state);
         },
         async responseForOperation() {
-          if (state.result !== 'miss' || !state.scopeKey || !state.key || !state.settings) return null;
-          const { epoch, entry } = await store.lookup(state.scopeKey, state.key);
-          state.epoch = epoch;
-          if (!store.available()) {
-            state.result = 'bypass';
-            return null;
+          if (command && user) {
+            // The `cache` command: flush or outdate the scope, then keep the settings for the login.
+            const scopeKey = scopeKeyOf(user, command);
+            if (scopeKey && command.flush) await store.flush(scopeKey);
+            else if (scopeKey && command.softFlush) await store.bumpEpoch(scopeKey);
+            if (command.saveSettings) {
+              const { scope, ttl, extendTtl } = command;
+              await store.saveSettings(user.jti, { scope, ttl, extendTtl }, user.exp * 1000 - now());
+            }
           }
-          if (!entry || entry.epoch < epoch) return null;
+          if (!state.scopeKey || !state.key || !state.settings) return null;
+          const { epoch, entry } = await store.lookup(state.scopeKey, state.key);
+          if (!store.available()) return null;
+          state.epoch = epoch;
+          state.result = 'miss';
+          if (!entry || entry.epoch !== epoch) return null;
           state.result = 'hit';
           if (state.settings.extendTtl)
             await store.touch(state.scopeKey, state.key, state.settings.ttl * 1000);
@@ -140,7 +147,7 @@ export function responseCachePlugin<C extends CacheContext>(
           await store.store(
             state.scopeKey,
             state.key,
-            { epoch: state.epoch ?? 0, body: JSON.stringify({ data }) },
+            { epoch: state.epoch ?? '', body: JSON.stringify({ data }) },
             state.settings.ttl * 1000,
           );
         },

@@ -2,18 +2,22 @@
  * Where the per-login query cache keeps its data: Redis when REDIS_URL is set (shared by every
  * gateway instance), else a bounded in-memory LRU. Three kinds of records:
  * - settings of a login (by token id), expiring with the access token;
- * - the epoch of a scope: a counter that softFlush and flush increase; an entry stored under an
- *   older epoch is ignored (no clock comparison, so several gateways' clocks need not agree);
+ * - the epoch of a scope: a random token that softFlush and flush replace; an entry counts only
+ *   under the epoch it was stored with (no clock comparison, so several gateways' clocks need not
+ *   agree). A scope without an epoch record (never used, or its record evicted under memory
+ *   pressure) gets a fresh one, so a lost record can only cause misses, never revive entries a
+ *   flush had hidden;
  * - entries: a serialized response with the epoch it was stored under, expiring after its ttl.
  * A store never throws: an unavailable Redis reads as "nothing cached" and writes are skipped,
  * so the request is answered by the subgraphs (bypass).
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { CacheSettings } from './settings';
 
 export interface CachedEntry {
-  epoch: number;
+  epoch: string;
   body: string;
 }
 
@@ -23,7 +27,7 @@ export interface CacheStore {
   getSettings(tokenId: string): Promise<CacheSettings | undefined>;
   saveSettings(tokenId: string, settings: CacheSettings, ttlMs: number): Promise<void>;
   /** The scope's current epoch and the entry under `key` (one round trip). */
-  lookup(scopeKey: string, key: string): Promise<{ epoch: number; entry: CachedEntry | undefined }>;
+  lookup(scopeKey: string, key: string): Promise<{ epoch: string; entry: CachedEntry | undefined }>;
   store(scopeKey: string, key: string, entry: CachedEntry, ttlMs: number): Promise<void>;
   /** Restarts an entry's time to live (extendTtl). */
   touch(scopeKey: string, key: string, ttlMs: number): Promise<void>;
@@ -33,6 +37,8 @@ export interface CacheStore {
   flush(scopeKey: string): Promise<void>;
   close(): Promise<void>;
 }
+
+const newEpoch = () => randomBytes(9).toString('base64url');
 
 /** Responses larger than this are not cached (they still run). */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
@@ -44,21 +50,37 @@ interface Timed<T> {
 
 export interface MemoryStoreOptions {
   maxBytes: number;
+  /** Scopes whose epoch and settings are remembered (default 100,000; least recently used go). */
+  maxScopes?: number;
   /** Clock in ms (tests move it). */
   now?: () => number;
 }
 
 export function memoryCacheStore(options: MemoryStoreOptions): CacheStore {
   const now = options.now ?? Date.now;
+  const entryKey = (scopeKey: string, key: string) => `${scopeKey}\u0000${key}`;
+  // The entry keys of each scope, so that a flush deletes only its own (no walk over all keys).
+  const scopeEntries = new Map<string, Set<string>>();
   const entries = new LRUCache<string, Timed<CachedEntry>>({
     maxSize: options.maxBytes,
     sizeCalculation: (value, key) => Math.max(1, (value.value.body.length + key.length) * 2),
+    dispose: (_value, key, reason) => {
+      if (reason === 'set') return; // replaced in place: still an entry of its scope
+      const scopeKey = key.slice(0, key.indexOf('\u0000'));
+      const keys = scopeEntries.get(scopeKey);
+      keys?.delete(key);
+      if (keys?.size === 0) scopeEntries.delete(scopeKey);
+    },
   });
-  const settings = new LRUCache<string, Timed<CacheSettings>>({ max: 100_000 });
-  const epochs = new LRUCache<string, number>({ max: 100_000 });
+  const settings = new LRUCache<string, Timed<CacheSettings>>({ max: options.maxScopes ?? 100_000 });
+  const epochs = new LRUCache<string, string>({ max: options.maxScopes ?? 100_000 });
+  const epochOf = (scopeKey: string) => {
+    let epoch = epochs.get(scopeKey);
+    if (epoch === undefined) epochs.set(scopeKey, (epoch = newEpoch()));
+    return epoch;
+  };
   const live = <T>(record: Timed<T> | undefined): T | undefined =>
     record && record.expiresAt > now() ? record.value : undefined;
-  const entryKey = (scopeKey: string, key: string) => `${scopeKey}\u0000${key}`;
   return {
     available: () => true,
     async getSettings(tokenId) {
@@ -68,26 +90,31 @@ export function memoryCacheStore(options: MemoryStoreOptions): CacheStore {
       settings.set(tokenId, { value, expiresAt: now() + ttlMs });
     },
     async lookup(scopeKey, key) {
-      return { epoch: epochs.get(scopeKey) ?? 0, entry: live(entries.get(entryKey(scopeKey, key))) };
+      return { epoch: epochOf(scopeKey), entry: live(entries.get(entryKey(scopeKey, key))) };
     },
     async store(scopeKey, key, entry, ttlMs) {
       if (entry.body.length > MAX_ENTRY_BYTES) return;
-      entries.set(entryKey(scopeKey, key), { value: entry, expiresAt: now() + ttlMs });
+      const full = entryKey(scopeKey, key);
+      entries.set(full, { value: entry, expiresAt: now() + ttlMs });
+      if (!entries.has(full)) return; // larger than the whole cache: not kept
+      let keys = scopeEntries.get(scopeKey);
+      if (!keys) scopeEntries.set(scopeKey, (keys = new Set()));
+      keys.add(full);
     },
     async touch(scopeKey, key, ttlMs) {
       const record = entries.get(entryKey(scopeKey, key));
       if (record && record.expiresAt > now()) record.expiresAt = now() + ttlMs;
     },
     async bumpEpoch(scopeKey) {
-      epochs.set(scopeKey, (epochs.get(scopeKey) ?? 0) + 1);
+      epochs.set(scopeKey, newEpoch());
     },
     async flush(scopeKey) {
-      epochs.set(scopeKey, (epochs.get(scopeKey) ?? 0) + 1);
-      const prefix = `${scopeKey}\u0000`;
-      for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key);
+      epochs.set(scopeKey, newEpoch());
+      for (const key of [...(scopeEntries.get(scopeKey) ?? [])]) entries.delete(key);
     },
     async close() {
       entries.clear();
+      scopeEntries.clear();
       settings.clear();
       epochs.clear();
     },
@@ -146,9 +173,18 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
         await redis.set(settingsKey(tokenId), JSON.stringify(value), 'PX', Math.max(1, Math.ceil(ttlMs)));
       }),
     lookup: (scopeKey, key) =>
-      attempt('lookup', { epoch: 0, entry: undefined }, async () => {
-        const [epoch, raw] = await redis.mget(epochKey(scopeKey), entryKey(scopeKey, key));
-        return { epoch: Number(epoch ?? 0), entry: raw ? (JSON.parse(raw) as CachedEntry) : undefined };
+      attempt('lookup', { epoch: '', entry: undefined }, async () => {
+        const [stored, raw] = await redis.mget(epochKey(scopeKey), entryKey(scopeKey, key));
+        let epoch = stored;
+        if (epoch === null) {
+          // First use of the scope, or its record was evicted: a fresh epoch (another gateway
+          // may set one at the same moment; the first write wins).
+          const fresh = newEpoch();
+          epoch = (await redis.set(epochKey(scopeKey), fresh, 'NX'))
+            ? fresh
+            : await redis.get(epochKey(scopeKey));
+        }
+        return { epoch: epoch ?? '', entry: raw ? (JSON.parse(raw) as CachedEntry) : undefined };
       }),
     store: (scopeKey, key, entry, ttlMs) =>
       attempt('store', undefined, async () => {
@@ -161,11 +197,11 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
       }),
     bumpEpoch: (scopeKey) =>
       attempt('softFlush', undefined, async () => {
-        await redis.incr(epochKey(scopeKey));
+        await redis.set(epochKey(scopeKey), newEpoch());
       }),
     flush: (scopeKey) =>
       attempt('flush', undefined, async () => {
-        await redis.incr(epochKey(scopeKey));
+        await redis.set(epochKey(scopeKey), newEpoch());
         const pattern = `${entryKey(scopeKey, '')}*`;
         let cursor = '0';
         do {

@@ -1,0 +1,50 @@
+/** The in-memory cache store: epochs that never revive flushed entries, and scoped flushes. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { memoryCacheStore } from './store';
+
+const TTL = 60_000;
+
+test('a scope whose epoch record was evicted gets a fresh epoch: entries hidden by softFlush stay hidden', async () => {
+  const store = memoryCacheStore({ maxBytes: 1 << 20, maxScopes: 2 });
+  const before = await store.lookup('a', 'q');
+  await store.store('a', 'q', { epoch: before.epoch, body: '{"data":1}' }, TTL);
+  assert.equal((await store.lookup('a', 'q')).entry?.epoch, before.epoch, 'control: a valid entry');
+  await store.bumpEpoch('a');
+  const outdated = await store.lookup('a', 'q');
+  assert.notEqual(outdated.entry?.epoch, outdated.epoch, 'softFlush outdates the entry');
+  // Two other scopes push a's epoch record out of the bounded epoch table.
+  await store.lookup('b', 'q');
+  await store.lookup('c', 'q');
+  const again = await store.lookup('a', 'q');
+  assert.ok(again.entry, 'the entry itself is still stored');
+  assert.notEqual(again.entry.epoch, again.epoch, 'and still outdated after the eviction');
+});
+
+test('flush deletes the entries of its scope only', async () => {
+  const store = memoryCacheStore({ maxBytes: 1 << 20 });
+  for (const scope of ['a', 'b'])
+    for (const key of ['q1', 'q2']) {
+      const { epoch } = await store.lookup(scope, key);
+      await store.store(scope, key, { epoch, body: `${scope}${key}` }, TTL);
+    }
+  await store.flush('a');
+  assert.equal((await store.lookup('a', 'q1')).entry, undefined);
+  assert.equal((await store.lookup('a', 'q2')).entry, undefined);
+  const b = await store.lookup('b', 'q1');
+  assert.equal(b.entry?.body, 'bq1');
+  assert.equal(b.entry?.epoch, b.epoch);
+});
+
+test('an entry replaced or evicted is forgotten by its scope, so later flushes stay correct', async () => {
+  const store = memoryCacheStore({ maxBytes: 200 });
+  const { epoch } = await store.lookup('a', 'q');
+  await store.store('a', 'q', { epoch, body: 'x'.repeat(40) }, TTL);
+  await store.store('a', 'q', { epoch, body: 'y'.repeat(40) }, TTL);
+  assert.equal((await store.lookup('a', 'q')).entry?.body, 'y'.repeat(40));
+  // Larger entries of another scope evict a's.
+  for (let i = 0; i < 3; i++) await store.store('b', `q${i}`, { epoch: 'e', body: 'z'.repeat(40) }, TTL);
+  assert.equal((await store.lookup('a', 'q')).entry, undefined);
+  await store.flush('a');
+  assert.ok((await store.lookup('b', 'q2')).entry, "a's flush leaves b's entries");
+});
