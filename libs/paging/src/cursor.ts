@@ -64,6 +64,23 @@ export class CursorCodec {
   }
 }
 
+/**
+ * The page size a pageId asks for, read WITHOUT checking its signature: for estimates only (the
+ * gateway's query cost), never to serve data; the subgraph verifies the cursor when it is used.
+ * Undefined when the text is not shaped like a cursor.
+ */
+export function cursorPageSize(pageId: string): number | undefined {
+  const dot = pageId.indexOf('.');
+  if (dot <= 0 || pageId.length > 4096) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(pageId.slice(0, dot), 'base64url').toString('utf8'));
+    const size = Array.isArray(parsed) ? parsed[1] : undefined;
+    return typeof size === 'number' && Number.isInteger(size) && size >= 0 ? size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A short stable hash of what a page belongs to (field name, filters, parent id). */
 export function fingerprint(...parts: unknown[]): string {
   return createHash('sha256').update(stableJson(parts)).digest('base64url').slice(0, 16);

@@ -1,4 +1,4 @@
-export { CursorCodec, fingerprint, type Cursor } from './cursor';
+export { CursorCodec, cursorPageSize, fingerprint, type Cursor } from './cursor';
 export {
   pageRequest,
   toPage,

@@ -1,3 +1,4 @@
+import { CursorCodec } from '@fleetgraph/paging';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildSchema, getIntrospectionQuery, getOperationAST, parse, type DocumentNode } from 'graphql';
@@ -111,16 +112,36 @@ test('list fields without pageSize are not multiplied', () => {
   assert.equal(measure('{ devices(pageSize: 1) { items { tags } } }').cost, 1 + 1 * 2);
 });
 
-test('introspection (__schema, __type) is exempt from depth and cost', () => {
-  const result = measure(getIntrospectionQuery());
-  assert.equal(result.depth, 0);
-  assert.equal(result.cost, 0);
-  assert.equal(result.aliases, 0);
+test('introspection costs nothing; its depth counts except along ofType chains, and its aliases count', () => {
+  const standard = measure(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+  assert.equal(standard.cost, 0);
+  assert.equal(standard.aliases, 0);
+  assert.ok(standard.depth <= 6, `the standard IntrospectionQuery measures depth ${standard.depth}`);
   const mixed = measure(
     '{ __type(name: "Device") { fields { type { ofType { ofType { name } } } } } me { id } }',
   );
-  assert.equal(mixed.depth, 2);
+  assert.equal(mixed.depth, 4);
   assert.equal(mixed.cost, 2);
+  // Amplification through fields { type { fields ... } } is as deep as it looks.
+  const nested = measure(
+    '{ __type(name: "Device") { fields { type { fields { type { fields { name } } } } } } }',
+  );
+  assert.equal(nested.depth, 7);
+  const aliased = measure(
+    '{ __schema { a: types { name } b: types { name } } c: __type(name: "Device") { name } }',
+  );
+  assert.equal(aliased.aliases, 3);
+});
+
+test('a follow-up page without pageSize costs the page size its cursor carries', () => {
+  const codec = new CursorCodec('a-secret-of-sixteen-chars');
+  const pageId = codec.encode({ k: ['x'], s: 7, f: 'fp' });
+  const query = `{ devices(pageId: ${JSON.stringify(pageId)}) { items { id } } }`;
+  assert.equal(measure(query).cost, 1 + 7 * 2);
+  const viaVariable = 'query Q($p: ID) { devices(pageId: $p) { items { id } } }';
+  assert.equal(measure(viaVariable, { p: pageId }).cost, 1 + 7 * 2);
+  // Not a cursor: the default page size (50).
+  assert.equal(measure('{ devices(pageId: "nonsense") { items { id } } }').cost, 1 + 50 * 2);
 });
 
 test('the standard introspection query stays within the default token limit', () => {

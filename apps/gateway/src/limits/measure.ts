@@ -5,8 +5,9 @@
  *
  * Fragments are expanded where they are spread (each fragment measured once and memoized, so a
  * fragment spread many times costs nothing extra to measure, and a fragment cycle counts as empty
- * instead of looping). Introspection (`__schema`, `__type`) is exempt from depth and cost: it is
- * answered by the gateway itself, and the standard IntrospectionQuery is deeply nested.
+ * instead of looping). Introspection (`__schema`, `__type`) costs nothing (the gateway answers it
+ * itself) but its aliases count, and its depth counts except along `ofType` chains (the standard
+ * IntrospectionQuery nests `ofType` eight levels deep, harmlessly).
  */
 import {
   getNamedType,
@@ -21,9 +22,11 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ArgumentNode,
   type ValueNode,
   type DocumentNode,
 } from 'graphql';
+import { cursorPageSize } from '@fleetgraph/paging';
 
 export interface OperationMeasure {
   /** Deepest field nesting; a root field is depth 1. */
@@ -43,7 +46,7 @@ export interface MeasureOptions {
   defaultPageSize: number;
 }
 
-const EXEMPT_FIELDS = new Set(['__schema', '__type']);
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 const ZERO: OperationMeasure = { depth: 0, aliases: 0, cost: 0 };
 
 export function measureOperation(options: MeasureOptions): OperationMeasure {
@@ -59,25 +62,31 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
   const memo = new Map<string, OperationMeasure>();
   const inProgress = new Set<string>();
 
-  const pageSizeOf = (value: ValueNode | undefined): number => {
-    let resolved: unknown;
-    if (value?.kind === Kind.INT) resolved = Number.parseInt(value.value, 10);
-    else if (value?.kind === Kind.VARIABLE) {
+  /** An argument's value: a literal, or a variable's value (or its default). */
+  const valueOf = (value: ValueNode | undefined): unknown => {
+    if (value?.kind === Kind.INT) return Number.parseInt(value.value, 10);
+    if (value?.kind === Kind.STRING) return value.value;
+    if (value?.kind === Kind.VARIABLE) {
       const name = value.name.value;
-      if (variables[name] !== undefined && variables[name] !== null) resolved = variables[name];
-      else {
-        const fallback = variableDefaults.get(name);
-        if (fallback?.kind === Kind.INT) resolved = Number.parseInt(fallback.value, 10);
-      }
+      if (variables[name] !== undefined && variables[name] !== null) return variables[name];
+      const fallback = variableDefaults.get(name);
+      if (fallback?.kind === Kind.INT) return Number.parseInt(fallback.value, 10);
+      if (fallback?.kind === Kind.STRING) return fallback.value;
     }
-    return typeof resolved === 'number' && Number.isFinite(resolved)
-      ? Math.max(0, Math.trunc(resolved))
-      : defaultPageSize;
+    return undefined;
+  };
+  /** pageSize when given; on a follow-up page (pageId only) the size its cursor carries. */
+  const pageSizeOf = (args: readonly ArgumentNode[] | undefined): number => {
+    const size = valueOf(args?.find((arg) => arg.name.value === 'pageSize')?.value);
+    if (typeof size === 'number' && Number.isFinite(size)) return Math.max(0, Math.trunc(size));
+    const pageId = valueOf(args?.find((arg) => arg.name.value === 'pageId')?.value);
+    return (typeof pageId === 'string' ? cursorPageSize(pageId) : undefined) ?? defaultPageSize;
   };
 
   const walk = (
     selectionSet: SelectionSetNode,
     parentType: GraphQLNamedType | undefined,
+    introspection = false,
   ): OperationMeasure => {
     let depth = 0;
     let aliases = 0;
@@ -91,8 +100,14 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
         const aliased = selection.alias ? 1 : 0;
-        if (EXEMPT_FIELDS.has(name)) {
-          aliases += aliased;
+        if (introspection || INTROSPECTION_FIELDS.has(name)) {
+          // Answered by the gateway itself: no cost, but its aliases count, and so does its depth
+          // except for `ofType` chains (type wrappers, at most a few levels of data whatever the
+          // query asks), so the standard IntrospectionQuery fits while fields { type { fields ...
+          // amplification does not.
+          const child = selection.selectionSet ? walk(selection.selectionSet, undefined, true) : ZERO;
+          depth = Math.max(depth, (name === 'ofType' ? 0 : 1) + child.depth);
+          aliases += aliased + child.aliases;
           continue;
         }
         if (name === '__typename') {
@@ -110,9 +125,7 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         const paged =
           fieldDef?.args.some((arg) => arg.name === 'pageSize') ||
           selection.arguments?.some((arg) => arg.name.value === 'pageSize');
-        const multiplier = paged
-          ? pageSizeOf(selection.arguments?.find((arg) => arg.name.value === 'pageSize')?.value)
-          : 1;
+        const multiplier = paged ? pageSizeOf(selection.arguments) : 1;
         depth = Math.max(depth, 1 + child.depth);
         aliases += aliased + child.aliases;
         cost += 1 + multiplier * child.cost;
@@ -120,10 +133,11 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         const type = selection.typeCondition
           ? schema.getType(selection.typeCondition.name.value)
           : parentType;
-        add(walk(selection.selectionSet, type ?? undefined));
+        add(walk(selection.selectionSet, type ?? undefined, introspection));
       } else {
         const name = selection.name.value;
-        const cached = memo.get(name);
+        const memoKey = `${introspection ? 'i' : 'q'}:${name}`;
+        const cached = memo.get(memoKey);
         if (cached) {
           add(cached);
           continue;
@@ -134,9 +148,10 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         const measured = walk(
           fragment.selectionSet,
           schema.getType(fragment.typeCondition.name.value) ?? undefined,
+          introspection,
         );
         inProgress.delete(name);
-        memo.set(name, measured);
+        memo.set(memoKey, measured);
         add(measured);
       }
     }
