@@ -146,17 +146,19 @@ export async function buildApp(
       onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
     });
   if (!options.revocations) app.addHook('onClose', async () => revocations.close());
-  const verifier = createTokenVerifier({
-    issuer: config.issuer,
-    audience: config.audience,
-    // Keys kept through SSO outages (resilience/jwks.ts).
-    jwks:
-      options.jwks ??
-      createResilientJwks(config.jwksUrl, {
+  // Keys kept through SSO outages (resilience/jwks.ts), fetched now rather than on the first request.
+  const ssoKeys = options.jwks
+    ? undefined
+    : createResilientJwks(config.jwksUrl, {
         maxAgeMs: config.jwksMaxAgeMs,
         onError: (error) =>
           app.log.warn({ error: error.message }, 'SSO keys not refreshed: keeping the last keys'),
-      }),
+      });
+  void ssoKeys?.loaded().catch(() => undefined);
+  const verifier = createTokenVerifier({
+    issuer: config.issuer,
+    audience: config.audience,
+    jwks: options.jwks ?? ssoKeys!,
     isRevoked: (jti) => revocations.isRevoked(jti),
   });
   const rateLimiter = createRateLimiter({
@@ -174,9 +176,16 @@ export async function buildApp(
   });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
   registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });
-  app.addReadinessCheck('supergraph', async () => {
-    if (!apollo) throw new Error('not started');
-  });
+  // Without the SSO's keys no token verifies: not ready until they were fetched once (after that,
+  // SSO outages are survived with the keys held).
+  if (ssoKeys)
+    app.addReadinessCheck('sso-keys', async () => {
+      try {
+        await ssoKeys.loaded();
+      } catch (error) {
+        throw new Error(`the SSO's signing keys could not be fetched yet: ${(error as Error).message}`);
+      }
+    });
   app.addReadinessCheck(
     'subgraphs',
     subgraphReadiness({
@@ -187,6 +196,7 @@ export async function buildApp(
           .map(({ name, url }) => ({ name, url: config.subgraphUrls[name] ?? url })),
       timeoutMs: config.readinessProbeTimeoutMs,
       cacheMs: config.readinessCacheMs,
+      requires: config.readinessRequires,
     }),
   );
   return app;

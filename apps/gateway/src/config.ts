@@ -26,6 +26,8 @@ export interface GatewayConfig {
   /** /readyz probes each subgraph's /readyz with this timeout and reuses the answers this long. */
   readinessProbeTimeoutMs: number;
   readinessCacheMs: number;
+  /** `any`: ready while one subgraph answers (others reported degraded); `all`: every one. */
+  readinessRequires: 'any' | 'all';
   /** The SSO's keys are refreshed when older than this; kept (and used) while the SSO is down. */
   jwksMaxAgeMs: number;
   /** GET /metrics (Prometheus); METRICS=false turns it off. */
@@ -100,6 +102,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     SUPERGRAPH_WATCH: envField.bool(true),
     READINESS_PROBE_TIMEOUT_MS: envField.int(1000, 1),
     READINESS_CACHE_MS: envField.int(2000, 0),
+    READINESS_REQUIRES: z.enum(['any', 'all']).default('any'),
     JWKS_MAX_AGE_MS: envField.int(600_000, 1000),
     METRICS: envField.bool(true),
     METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
@@ -157,6 +160,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     supergraphWatch: parsed.SUPERGRAPH_WATCH,
     readinessProbeTimeoutMs: parsed.READINESS_PROBE_TIMEOUT_MS,
     readinessCacheMs: parsed.READINESS_CACHE_MS,
+    readinessRequires: parsed.READINESS_REQUIRES,
     jwksMaxAgeMs: parsed.JWKS_MAX_AGE_MS,
     metricsEnabled: parsed.METRICS,
     metricsToken: parsed.METRICS_TOKEN,

@@ -215,32 +215,53 @@ describe('a subgraph that does not answer in time', () => {
 });
 
 describe('readiness', () => {
-  test('/readyz is 503 naming the subgraph that is down; /healthz stays 200', async () => {
+  test('one subgraph down: /readyz stays 200, degraded, naming it (its fields fail, the rest is served)', async () => {
     const { app } = await gateway({ SUBGRAPH_BETA_URL: await deadUrl() });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 200, ready.body);
+    const body = ready.json() as { status: string; checks: Record<string, string> };
+    assert.equal(body.status, 'degraded');
+    assert.equal(body.checks.subgraphs, 'degraded: beta (unreachable)');
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+  });
+
+  test('READINESS_REQUIRES=all: one subgraph down is 503, naming it', async () => {
+    const { app } = await gateway({ SUBGRAPH_BETA_URL: await deadUrl(), READINESS_REQUIRES: 'all' });
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
     const body = ready.json() as { status: string; checks: Record<string, string> };
     assert.equal(body.status, 'not ready');
-    assert.equal(body.checks.supergraph, 'ok');
     assert.equal(body.checks.subgraphs, 'not ready: beta (unreachable)');
-    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
   });
 
-  test('a subgraph whose /readyz does not answer in time is not ready', async () => {
+  test('every subgraph down is 503, naming each', async () => {
+    const { app } = await gateway({
+      SUBGRAPH_ALPHA_URL: await deadUrl(),
+      SUBGRAPH_BETA_URL: await deadUrl(),
+    });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(
+      (ready.json() as { checks: Record<string, string> }).checks.subgraphs,
+      'not ready: alpha (unreachable), beta (unreachable)',
+    );
+  });
+
+  test('a subgraph whose /readyz does not answer in time is reported', async () => {
     const silent = await silentServer();
     closers.push(silent.close);
     const { app } = await gateway({ SUBGRAPH_ALPHA_URL: silent.url, READINESS_PROBE_TIMEOUT_MS: '150' });
     const body = (await app.inject({ method: 'GET', url: '/readyz' })).json() as {
       checks: Record<string, string>;
     };
-    assert.equal(body.checks.subgraphs, 'not ready: alpha (no answer within 150 ms)');
+    assert.equal(body.checks.subgraphs, 'degraded: alpha (no answer within 150 ms)');
   });
 
   test('/readyz is 200 when every subgraph is ready', async () => {
     const { app } = await gateway();
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 200, ready.body);
-    assert.deepEqual((ready.json() as { checks: unknown }).checks, { supergraph: 'ok', subgraphs: 'ok' });
+    assert.deepEqual(ready.json(), { status: 'ready', service: 'gateway', checks: { subgraphs: 'ok' } });
   });
 });
 
@@ -366,5 +387,37 @@ describe('the SSO being down', () => {
     });
     assert.equal(forged.status, 401);
     assert.equal(forged.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
+  });
+
+  test('a gateway started while the SSO is down is not ready and refuses tokens; it recovers once the SSO answers', async () => {
+    const port = Number(new URL(await deadUrl()).port);
+    const jwksUrl = `http://127.0.0.1:${port}/.well-known/jwks.json`;
+    const { app } = await gateway({ SSO_JWKS_URL: jwksUrl }, { jwks: undefined });
+    const signed = await issuer.token({ uid: 'u-6', email: 'e@example.test' });
+
+    const notReady = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(notReady.statusCode, 503);
+    assert.match(
+      (notReady.json() as { checks: Record<string, string> }).checks['sso-keys'] ?? '',
+      /^the SSO's signing keys could not be fetched yet/,
+    );
+    const refused = await injectGraphQL(app, '{ __typename }', { token: signed });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
+
+    const sso: Server = createServer((_request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ keys: [issuer.publicJwk] }));
+    });
+    await new Promise<void>((resolve) => sso.listen(port, '127.0.0.1', resolve));
+    closers.push(async () => {
+      sso.closeAllConnections();
+      await new Promise<void>((resolve) => sso.close(() => resolve()));
+    });
+    assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+    assert.deepEqual((await injectGraphQL(app, '{ __typename }', { token: signed })).data, {
+      __typename: 'Query',
+    });
   });
 });

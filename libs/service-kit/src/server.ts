@@ -1,7 +1,8 @@
 /**
  * createServer: a Fastify instance with the platform's conventions.
  * - request id from `x-request-id` (or generated), echoed back, in every log line;
- * - `/healthz` (process alive) and `/readyz` (every readiness check passes);
+ * - `/healthz` (process alive) and `/readyz` (every readiness check passes; 200 `degraded` when a
+ *   check passes with a note);
  * - an error handler that answers client mistakes with their status and a clear message,
  *   and hides internal errors behind a generic message logged with the request id.
  */
@@ -26,7 +27,11 @@ import { requestStore } from './request-context';
 import { requestIdFrom } from './request-id';
 import { flushTracing, initTracingFromEnv, tracer, tracingEnabled } from './tracing';
 
-export type ReadinessCheck = () => Promise<void>;
+/**
+ * Resolves when ready; resolves with a note when ready but degraded (still 200, status
+ * `degraded`, the note under the check's name); throws when not ready (503).
+ */
+export type ReadinessCheck = () => Promise<void | string>;
 
 export interface ServerOptions {
   name: string;
@@ -96,20 +101,21 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const results: Record<string, string> = {};
     let ready = true;
+    let degraded = false;
     await Promise.all(
       [...checks].map(async ([name, check]) => {
         try {
-          await check();
-          results[name] = 'ok';
+          const note = await check();
+          if (note) degraded = true;
+          results[name] = note || 'ok';
         } catch (error) {
           ready = false;
           results[name] = (error as Error).message || 'failed';
         }
       }),
     );
-    return reply
-      .code(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not ready', service: options.name, checks: results });
+    const status = !ready ? 'not ready' : degraded ? 'degraded' : 'ready';
+    return reply.code(ready ? 200 : 503).send({ status, service: options.name, checks: results });
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -17,7 +17,10 @@ export interface ResilientJwksOptions {
   onError?: (error: Error) => void;
 }
 
-export function createResilientJwks(url: string, options: ResilientJwksOptions = {}): JWTVerifyGetKey {
+/** The key resolver, and `loaded()`: resolves once keys are held (fetching them if none yet). */
+export type ResilientJwks = JWTVerifyGetKey & { loaded(): Promise<void> };
+
+export function createResilientJwks(url: string, options: ResilientJwksOptions = {}): ResilientJwks {
   const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
   const cooldownMs = options.cooldownMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 5000;
@@ -49,7 +52,7 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
     return pending;
   }
 
-  return async (header, token) => {
+  const getKey: JWTVerifyGetKey = async (header, token) => {
     if (!local) await refresh();
     const now = Date.now();
     if (now - fetchedAt > maxAgeMs && now - attemptedAt > cooldownMs) void refresh().catch(() => undefined);
@@ -67,4 +70,9 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
       return local!(header, token);
     }
   };
+  return Object.assign(getKey, {
+    async loaded() {
+      if (!local) await refresh();
+    },
+  });
 }

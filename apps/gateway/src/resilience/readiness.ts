@@ -11,6 +11,13 @@ export interface SubgraphReadinessOptions {
   timeoutMs?: number;
   /** How long a round of results is reused (default 2000 ms). */
   cacheMs?: number;
+  /**
+   * `any` (default): ready while at least one subgraph answers, the others named as degraded (the
+   * gateway answers their fields with errors and serves the rest, and every gateway instance sees
+   * the same outage, so taking instances out of the load balancer would only turn a partial
+   * outage into a total one). `all`: not ready as soon as one subgraph does not answer.
+   */
+  requires?: 'any' | 'all';
 }
 
 /** http://host/graphql -> http://host/readyz; http://host/api/graphql -> http://host/api/readyz */
@@ -28,8 +35,11 @@ async function probe(url: string, timeoutMs: number): Promise<string | undefined
   }
 }
 
-/** A readiness check that throws "not ready: <name> (<why>), ..." listing every failing subgraph. */
-export function subgraphReadiness(options: SubgraphReadinessOptions): () => Promise<void> {
+/**
+ * A readiness check listing every failing subgraph as "<name> (<why>)": it throws "not ready: ..."
+ * when the policy says not ready, else answers "degraded: ..." (or nothing when all answer).
+ */
+export function subgraphReadiness(options: SubgraphReadinessOptions): () => Promise<string | void> {
   const timeoutMs = options.timeoutMs ?? 1000;
   const cacheMs = options.cacheMs ?? 2000;
   let last: { at: number; failures: string[] } | undefined;
@@ -55,6 +65,10 @@ export function subgraphReadiness(options: SubgraphReadinessOptions): () => Prom
       failures = await pending;
       last = { at: Date.now(), failures };
     }
-    if (failures.length > 0) throw new Error(`not ready: ${failures.join(', ')}`);
+    if (failures.length === 0) return;
+    const all = options.subgraphs().length;
+    if ((options.requires ?? 'any') === 'all' || failures.length >= all)
+      throw new Error(`not ready: ${failures.join(', ')}`);
+    return `degraded: ${failures.join(', ')}`;
   };
 }
