@@ -54,7 +54,7 @@ export const DEMO_FULL_NAME = 'Dana Demo';
 export interface SeedOptions {
   /** Multiplies regions, depots, accounts, devices and vehicles (default 1). */
   scale?: number;
-  /** Shows a progress bar on stderr. */
+  /** Shows a progress bar on stderr (on a terminal; a line every 10 s otherwise). */
   progress?: boolean;
   log?: (line: string) => void;
   /** The reference time every timestamp is derived from (default: start of the current UTC day). */
@@ -205,6 +205,9 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
           stream: process.stderr,
           format: 'seeding [{bar}] {percentage}% | {value}/{total} rows | {table}',
           hideCursor: true,
+          // Not a terminal (a log, CI): one progress line every 10 s instead of a redrawn bar.
+          noTTYOutput: true,
+          notTTYSchedule: 10_000,
         },
         Presets.shades_classic,
       )
@@ -251,6 +254,8 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
               format:
                 'trips   [{bar}] {percentage}% | {value}/{total} trips | {rate} trips/s | ETA {eta_formatted}',
               hideCursor: true,
+              noTTYOutput: true,
+              notTTYSchedule: 10_000,
             },
             Presets.shades_classic,
           )
