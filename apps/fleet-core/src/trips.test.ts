@@ -298,6 +298,10 @@ describe('Device data', () => {
           late: readings(recordedAfter: "2026-03-01T08:25:00Z") { count }
           oldest: readings(recordedBefore: "2026-03-01T08:05:00Z") { list { position { latitude longitude recordedAt } } }
           readingsAnon(pageSize: 1, fields: ["ODOMETER"]) { count next list { field recordedHour value } }
+          anonFrom: readingsAnon(recordedAfter: "2026-03-01T08:25:00Z") { count }
+          anonNext: readingsAnon(recordedAfter: "2026-03-01T09:00:00Z") { count }
+          anonUntil: readingsAnon(recordedBefore: "2026-03-01T08:59:59Z") { count }
+          anonBefore: readingsAnon(recordedBefore: "2026-03-01T09:00:00Z") { count }
         } }`,
         { d: depotDevice() },
       ),
@@ -323,6 +327,12 @@ describe('Device data', () => {
       { field: 'ODOMETER', recordedHour: '2026-03-01T08:00:00.000Z', value: 10445 },
     ]);
     assert.equal(d.readingsAnon.count, 5);
+    // Time bounds compare by the hour: moving a bound inside 08:00-09:00 changes nothing, so the
+    // exact times (08:00, 08:05, ... 08:45) cannot be found by narrowing the window.
+    assert.equal(d.anonFrom.count, 10);
+    assert.equal(d.anonNext.count, 0);
+    assert.equal(d.anonUntil.count, 0);
+    assert.equal(d.anonBefore.count, 10);
     // The cursor carries the hour, never the exact recording time the answer hides.
     const [payload] = d.readingsAnon.next.split('.');
     const [key] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

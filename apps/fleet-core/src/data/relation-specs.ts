@@ -34,6 +34,18 @@ const timeWindow =
     if (filters[beforeArg] != null) query.where(column, '<', filters[beforeArg] as Date);
     extra?.(query, filters);
   };
+/**
+ * The time window of readingsAnon, at hour granularity: a value counts by the hour it was recorded
+ * in, compared with the hours of the bounds, so narrowing the bounds cannot reveal the exact time.
+ */
+const hourWindow =
+  (column: string, afterArg: string, beforeArg: string, extra?: (q: Knex.QueryBuilder, f: Filters) => void) =>
+  (query: Knex.QueryBuilder, filters: Filters) => {
+    const hour = (value: unknown) => new Date(Math.floor((value as Date).getTime() / 3_600_000) * 3_600_000);
+    if (filters[afterArg] != null) query.where(column, '>=', hour(filters[afterArg]));
+    if (filters[beforeArg] != null) query.where(column, '<', hour(filters[beforeArg]));
+    extra?.(query, filters);
+  };
 const anyOf = (column: string, arg: string) => (query: Knex.QueryBuilder, filters: Filters) => {
   const values = filters[arg] as string[] | undefined;
   if (values) query.whereIn(column, values);
@@ -351,7 +363,7 @@ export const relations = {
     child: t.readingsAnon,
     rules: PAGE_RULES.readings,
     children: (knex) => knex.from(knex.raw(t.READINGS_BY_HOUR)).whereRaw('ra.device_id = p.parent_id'),
-    filter: timeWindow('ra.recorded_at', 'recordedAfter', 'recordedBefore', anyOf('ra.field', 'fields')),
+    filter: hourWindow('ra.recorded_hour', 'recordedAfter', 'recordedBefore', anyOf('ra.field', 'fields')),
   },
   deviceBatteryAnnotations: {
     name: 'Device.batteryAnnotations',
