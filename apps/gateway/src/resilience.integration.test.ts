@@ -110,6 +110,38 @@ describe('a subgraph that is down', () => {
     ]);
   });
 
+  test('a subgraph killed while the gateway holds keep-alive connections to it: partial data, then full again once it is back', async () => {
+    const resolvers = { Query: { beta: () => 'from beta' } };
+    let live = await startTestSubgraph('beta', BETA, resolvers, { issuer });
+    const port = Number(new URL(live.url).port);
+    const { app } = await gateway({ SUBGRAPH_BETA_URL: live.url });
+    const ask = () => injectGraphQL(app, '{ alpha { id } beta }', { token });
+    assert.deepEqual((await ask()).data, { alpha: { id: 'a1' }, beta: 'from beta' });
+    assert.deepEqual(
+      (await ask()).data,
+      { alpha: { id: 'a1' }, beta: 'from beta' },
+      'over the kept-alive socket',
+    );
+
+    // Killed: every open socket reset, nothing listening any more.
+    live.app.server.closeAllConnections();
+    await live.app.close();
+    for (let i = 0; i < 2; i++) {
+      const partial = await ask();
+      assert.equal(partial.status, 200);
+      assert.deepEqual(partial.data, { alpha: { id: 'a1' }, beta: null });
+      assert.deepEqual(
+        partial.errors?.map((e) => [e.path, e.extensions?.code]),
+        [[['beta'], 'SUBGRAPH_UNAVAILABLE']],
+      );
+    }
+
+    // Back on the same address: the gateway reconnects by itself.
+    live = await startTestSubgraph('beta', BETA, resolvers, { issuer, port });
+    closers.push(live.close);
+    assert.deepEqual((await ask()).data, { alpha: { id: 'a1' }, beta: 'from beta' });
+  });
+
   test('entity fields it would add are null with one error per entity', async () => {
     const { app } = await gateway({ SUBGRAPH_BETA_URL: await deadUrl() });
     const response = await injectGraphQL(app, '{ things { id label score } }', { token });

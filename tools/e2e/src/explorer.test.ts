@@ -75,6 +75,13 @@ describe(
 
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.waitForURL((url) => url.href.startsWith(`${sso}/oauth/authorize`));
+      // Authorization code with PKCE (S256) and a state, as @fastify/oauth2 is configured.
+      const authorize = new URL(page.url());
+      assert.equal(authorize.searchParams.get('response_type'), 'code');
+      assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+      assert.match(authorize.searchParams.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
+      assert.ok((authorize.searchParams.get('state') ?? '').length >= 16, 'a state is sent');
+      assert.equal(authorize.searchParams.get('redirect_uri'), `${gateway}/explorer/callback`);
       assert.equal(await page.title(), 'Sign in · Fleetgraph');
       await page.getByLabel('Email address').fill(DEMO_EMAIL);
       await page.getByLabel('Password').fill(DEMO_PASSWORD);
@@ -92,7 +99,9 @@ describe(
       await page.locator('.graphiql-query-editor .CodeMirror').waitFor();
       await page.evaluate(() => {
         // Runs in the browser; this test project is compiled without the DOM library.
-        const { document } = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
+        const { document } = globalThis as unknown as {
+          document: { querySelector(selector: string): unknown };
+        };
         const editor = document.querySelector('.graphiql-query-editor .CodeMirror') as {
           CodeMirror: { setValue(text: string): void };
         };
@@ -103,7 +112,9 @@ describe(
       await result.getByText(DEMO_EMAIL).waitFor({ timeout: 15_000 });
       const shown = JSON.parse(
         (await page.evaluate(() => {
-          const { document } = globalThis as unknown as { document: { querySelector(selector: string): unknown } };
+          const { document } = globalThis as unknown as {
+            document: { querySelector(selector: string): unknown };
+          };
           const response = document.querySelector('.graphiql-response .CodeMirror') as {
             CodeMirror: { getValue(): string };
           };

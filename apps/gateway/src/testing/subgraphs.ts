@@ -32,7 +32,13 @@ export async function startTestSubgraph(
   name: string,
   typeDefs: string,
   resolvers: Resolvers,
-  options: { issuer: TestIssuer; logStream?: ServerOptions['logStream']; logLevel?: string },
+  options: {
+    issuer: TestIssuer;
+    logStream?: ServerOptions['logStream'];
+    logLevel?: string;
+    /** Listen on this port (default: any free one). */
+    port?: number;
+  },
 ): Promise<TestSubgraph> {
   const app = createServer({
     name,
@@ -49,7 +55,7 @@ export async function startTestSubgraph(
       jwks: options.issuer.jwks,
     }),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { name, url: `http://127.0.0.1:${port}/graphql`, app, close: () => app.close() };
 }
