@@ -8,7 +8,8 @@
  * machine is shared: the ratios come from the same rounds). Prints requests per second and
  * p50/p99 per mode, and the ratios (goals: uncached >= 0.5 x direct, cached >= 5 x uncached).
  *
- *   npx tsx tools/bench/src/gateway.ts   (BENCH_SECONDS default 5, BENCH_CONCURRENCY 8, BENCH_ROUNDS 2)
+ *   npx tsx tools/bench/src/gateway.ts   (BENCH_SECONDS default 5, BENCH_CONCURRENCY 8, BENCH_ROUNDS 2;
+ *                                         with REDIS_URL set, the cache and revocation list use Redis)
  */
 import { performance } from 'node:perf_hooks';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
@@ -36,7 +37,7 @@ interface Result {
   latencies: number[];
 }
 
-async function run(url: string, token: string): Promise<Result> {
+async function run(url: string, token: string, cache?: 'hit' | 'bypass'): Promise<Result> {
   const latencies: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   const start = performance.now();
@@ -47,6 +48,9 @@ async function run(url: string, token: string): Promise<Result> {
         const response = await postGraphQL(url, QUERY, { token });
         if (response.errors || !response.data)
           throw new Error(`${url}: ${JSON.stringify(response.errors ?? response)}`);
+        // Each mode measures what it says: every cached request a hit, every uncached one a bypass.
+        if (cache && response.headers['x-fleetgraph-cache'] !== cache)
+          throw new Error(`expected cache ${cache}, got ${String(response.headers['x-fleetgraph-cache'])}`);
         latencies.push(performance.now() - t);
       }
     }),
@@ -85,8 +89,8 @@ try {
 
   const modes = {
     direct: () => run(platform.urls.subgraphs['fleet-core']!, uncachedToken),
-    uncached: () => run(platform.urls.graphql, uncachedToken),
-    cached: () => run(platform.urls.graphql, cachedToken),
+    uncached: () => run(platform.urls.graphql, uncachedToken, 'bypass'),
+    cached: () => run(platform.urls.graphql, cachedToken, 'hit'),
   };
   // Same answer three ways (the cached one once stored); also warms every path.
   const answers = await Promise.all([
@@ -97,11 +101,13 @@ try {
   const [d, u, c] = answers.map((a) => JSON.stringify(a.data));
   if (d !== u || u !== c) throw new Error('the three ways do not give the same answer');
   const devices = (answers[0]!.data as { devices: { list: unknown[] } }).devices.list.length;
+  if (devices !== 50) throw new Error(`expected 50 devices per answer, got ${devices}`);
   console.log(
     `gateway benchmark: devices(pageSize: 50) with owner, currentVehicle, groups (${devices} devices per answer);`,
   );
   console.log(
-    `${ROUNDS} interleaved rounds x ${SECONDS} s per mode, concurrency ${CONCURRENCY}, one process`,
+    `${ROUNDS} interleaved rounds x ${SECONDS} s per mode, concurrency ${CONCURRENCY}, one process; ` +
+      `cache and revocation list ${process.env.REDIS_URL ? 'in Redis (REDIS_URL)' : 'in memory (set REDIS_URL for Redis)'}`,
   );
   const results: Record<keyof typeof modes, Result[]> = { direct: [], uncached: [], cached: [] };
   for (let round = 0; round < ROUNDS; round++)

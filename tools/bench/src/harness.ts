@@ -19,7 +19,10 @@ export interface BenchPlatform {
   close(): Promise<void>;
 }
 
-/** `env` adds to the platform's environment (e.g. RATE_LIMIT_PER_MINUTE=0 for load tests). */
+/**
+ * `env` adds to the platform's environment (e.g. RATE_LIMIT_PER_MINUTE=0 for load tests); REDIS_URL
+ * is passed on when set, so a benchmark measures the Redis-backed paths too.
+ */
 export async function startBenchPlatform(env: Record<string, string> = {}): Promise<BenchPlatform> {
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
@@ -27,7 +30,12 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
   for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
     ports[name] = await freePort();
   const platform = await startPlatform({
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env },
+    env: {
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'silent',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      ...env,
+    },
     dataDir: dir,
     ports,
   });
