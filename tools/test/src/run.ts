@@ -63,19 +63,29 @@ console.log(`running ${files.length} test files (concurrency ${concurrency})`);
 
 const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
 const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
-let tail = '';
-child.stdout.on('data', (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  tail = (tail + chunk.toString('utf8')).slice(-4000);
-});
-const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
-for (const line of tail.split('\n')) {
+let seenSummary = false;
+// The reporter's summary lines (`ℹ pass 12`) come before its list of failures, which can be long:
+// read every line as it streams rather than a tail of the output.
+let partial = '';
+const readSummary = (line: string) => {
   const match = /^\S*\s*(tests|pass|fail|skipped|todo|cancelled) (\d+)\s*$/.exec(
     line.replace(/\x1b\[[0-9;]*m/g, '').trim(),
   );
-  if (match) counts[match[1] as keyof typeof counts] = Number(match[2]);
-}
+  if (match) {
+    counts[match[1] as keyof typeof counts] = Number(match[2]);
+    seenSummary = true;
+  }
+};
+child.stdout.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  const lines = (partial + chunk.toString('utf8')).split('\n');
+  partial = lines.pop() ?? '';
+  for (const line of lines) readSummary(line);
+});
+const code: number = await new Promise((done) => child.on('close', (c) => done(c ?? 1)));
+readSummary(partial);
 await stopDatabase?.();
-const failed = counts.fail + counts.cancelled;
+// A run that failed without a summary (the runner itself crashed) still counts as a failure.
+const failed = counts.fail + counts.cancelled + (code !== 0 && !seenSummary ? 1 : 0);
 console.log(`${counts.pass} passed, ${failed} failed, ${counts.skipped + counts.todo} skipped`);
 process.exit(code !== 0 || failed > 0 ? 1 : 0);
