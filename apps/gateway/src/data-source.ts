@@ -2,31 +2,24 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { context as otelContext, propagation } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { Kind, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { tracingEnabled } from '@fleetgraph/service-kit';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
 
-/** undici's dispatcher (an Agent): Node's fetch takes it as `dispatcher`. */
+/** A bounded keep-alive pool (an undici Agent) and its close. */
 export interface SubgraphPool {
-  dispatcher: object;
+  dispatcher: Agent;
   close(): Promise<void>;
 }
 
 /**
  * A bounded keep-alive pool for subgraph calls: at most `connections` sockets per subgraph origin,
- * reused across requests. Node 20 bundles undici without exporting it; its Agent class is the
- * global dispatcher's constructor (created on the first fetch call, which a data: URL triggers).
+ * reused across requests (undici, the HTTP client behind Node's fetch, as a direct dependency).
  */
 export function createSubgraphPool(connections: number, keepAliveMs = 30_000): SubgraphPool {
-  const key = Symbol.for('undici.globalDispatcher.1');
-  const global = globalThis as unknown as Record<symbol, { constructor: new (options: object) => object }>;
-  if (!global[key]) void fetch('data:,').catch(() => undefined);
-  const Agent = global[key]?.constructor;
-  if (!Agent) throw new Error('Node fetch has no undici dispatcher');
-  const agent = new Agent({ connections, keepAliveTimeout: keepAliveMs, pipelining: 1 }) as {
-    close(): Promise<void>;
-  };
+  const agent = new Agent({ connections, keepAliveTimeout: keepAliveMs, pipelining: 1 });
   return { dispatcher: agent, close: () => agent.close() };
 }
 
@@ -74,11 +67,11 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext
   constructor(options: ForwardingDataSourceOptions) {
     const { timeoutMs, pool } = options;
     const fetcher = (url: string, init: RequestInit) =>
-      fetch(url, {
-        ...init,
+      undiciFetch(url, {
+        ...(init as UndiciRequestInit),
         signal: AbortSignal.timeout(timeoutMs),
         ...(pool ? { dispatcher: pool.dispatcher } : {}),
-      } as RequestInit);
+      });
     super({ url: options.url, fetcher: fetcher as never });
     this.options = options;
   }

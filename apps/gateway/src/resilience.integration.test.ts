@@ -142,6 +142,22 @@ describe('a subgraph that is down', () => {
     assert.deepEqual((await ask()).data, { alpha: { id: 'a1' }, beta: 'from beta' });
   });
 
+  test('subgraph calls share at most SUBGRAPH_CONNECTIONS kept-alive sockets per subgraph', async () => {
+    const live = await startTestSubgraph('beta', BETA, { Query: { beta: () => 'from beta' } }, { issuer });
+    closers.push(live.close);
+    let sockets = 0;
+    live.app.server.on('connection', () => (sockets += 1));
+    const { app } = await gateway({ SUBGRAPH_BETA_URL: live.url, SUBGRAPH_CONNECTIONS: '2' });
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => injectGraphQL(app, '{ beta }', { token })),
+    );
+    for (const answer of burst) assert.deepEqual(answer.data, { beta: 'from beta' });
+    assert.ok(sockets >= 1 && sockets <= 2, `20 concurrent calls used ${sockets} sockets`);
+    const before = sockets;
+    for (let i = 0; i < 10; i++) await injectGraphQL(app, '{ beta }', { token });
+    assert.equal(sockets, before, 'later calls reuse the open sockets');
+  });
+
   test('entity fields it would add are null with one error per entity', async () => {
     const { app } = await gateway({ SUBGRAPH_BETA_URL: await deadUrl() });
     const response = await injectGraphQL(app, '{ things { id label score } }', { token });
