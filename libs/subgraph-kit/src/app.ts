@@ -5,7 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { createTokenVerifier, type UserContext } from '@fleetgraph/auth';
+import {
+  createRevocationList,
+  createTokenVerifier,
+  type RevocationList,
+  type UserContext,
+} from '@fleetgraph/auth';
 import { createKnex, migrateSchema, ping, type Knex, type Migrations } from '@fleetgraph/db';
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { SubgraphConfig } from './config';
@@ -21,6 +26,12 @@ export interface SubgraphBuildOptions {
   migrate?: boolean;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: ServerOptions['logStream'];
+  /**
+   * The shared list of revoked access tokens (the one-process start passes its in-memory one).
+   * Default: Redis when REDIS_URL is set, else none (a revoked token then stays valid here until
+   * it expires; the gateway refuses it either way).
+   */
+  revocations?: RevocationList;
 }
 
 export interface SubgraphDefinition<L> {
@@ -51,6 +62,18 @@ export async function createSubgraphApp<L>(
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook('onClose', async () => knex.destroy());
+  // A direct call to the subgraph with a revoked token is refused like one through the gateway.
+  const revocations =
+    options.revocations ??
+    (config.redisUrl
+      ? createRevocationList({
+          redisUrl: config.redisUrl,
+          cacheMs: config.revocationCacheMs,
+          onError: (error, operation) =>
+            app.log.warn({ err: error, operation }, 'revocation list unavailable'),
+        })
+      : undefined);
+  if (revocations && !options.revocations) app.addHook('onClose', async () => revocations.close());
   try {
     if (options.migrate !== false) await migrateSchema(knex, definition.dbSchema, definition.migrations);
     await definition.onStart?.(app, knex);
@@ -62,6 +85,7 @@ export async function createSubgraphApp<L>(
         issuer: config.issuer,
         audience: config.audience,
         jwks: options.jwks ?? config.jwksUrl,
+        ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
       createLoaders: (user) => definition.createLoaders(knex, user),
     });

@@ -15,6 +15,10 @@ export interface SubgraphConfig {
   audience: string;
   pagingSecret: string;
   databaseUrl: string | undefined;
+  /** Shared revocation list (REDIS_URL); without it only the gateway checks revocations. */
+  redisUrl: string | undefined;
+  /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
+  revocationCacheMs: number;
 }
 
 export function loadSubgraphConfig(
@@ -32,6 +36,8 @@ export function loadSubgraphConfig(
     TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
     PAGING_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     DATABASE_URL: z.string().url().optional(),
+    REDIS_URL: z.string().url().optional(),
+    REVOCATION_CACHE_MS: envField.int(2000, 0),
   });
   const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
   const issuer = parsed.SSO_ISSUER as string;
@@ -47,5 +53,7 @@ export function loadSubgraphConfig(
     // Without a configured secret, cursors are valid until this process restarts.
     pagingSecret: (parsed.PAGING_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
     databaseUrl: parsed.DATABASE_URL as string | undefined,
+    redisUrl: parsed.REDIS_URL as string | undefined,
+    revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
   };
 }

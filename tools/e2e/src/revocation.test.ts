@@ -71,3 +71,23 @@ test('a revoked token family is refused by the gateway within seconds; other log
     'another login is untouched',
   );
 });
+
+test('a revoked access token is refused by a subgraph called directly too', async () => {
+  const login = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
+  const fleetCore = stack.platform.urls.subgraphs['fleet-core']!;
+  const direct = () => postGraphQL(fleetCore, '{ account { email } }', { token: login.body.access_token! });
+  assert.equal((await direct()).data?.account.email, DEMO_EMAIL, 'control: the subgraph accepts it');
+  const revoke = await fetch(`${stack.platform.urls.sso}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: login.body.refresh_token! }),
+  });
+  assert.equal(revoke.status, 200);
+  let refused = false;
+  for (let attempt = 0; attempt < 25 && !refused; attempt++) {
+    const response = await direct();
+    refused = response.status === 401 && response.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED';
+    if (!refused) await sleep(200);
+  }
+  assert.ok(refused, 'fleet-core refuses the revoked token');
+});

@@ -63,8 +63,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       : 'using DATABASE_URL',
   );
   const apps: Record<string, FastifyInstance> = {};
-  // One revocation list for the SSO (writer) and the gateway (reader): Redis when REDIS_URL is
-  // set, else in memory, which works here because both run in this process.
+  // One revocation list for the SSO (writer), the gateway and the subgraphs (readers): Redis when
+  // REDIS_URL is set, else in memory, which works here because all run in this process.
   const revocations = createRevocationList({
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
     cacheMs: 1000,
@@ -145,6 +145,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       const app = await launcher.build(
         { ...shared, [`${launcher.envPrefix}_PORT`]: String(port) },
         database.url,
+        {
+          revocations,
+        },
       );
       await listen(launcher.name, app, port);
       subgraphUrls[launcher.name] = `http://${host}:${port}/graphql`;

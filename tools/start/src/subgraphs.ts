@@ -3,6 +3,7 @@
  * subgraph to the platform is one entry here (and one in tools/compose/src/subgraphs.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import type { SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
 import { buildApp as buildFleetCore, loadFleetCoreConfig } from '@fleetgraph/fleet-core';
 import { buildApp as buildGeodecode, loadGeodecodeConfig } from '@fleetgraph/geodecode';
 import { buildApp as buildVehicleData, loadVehicleDataConfig } from '@fleetgraph/vehicle-data';
@@ -15,7 +16,7 @@ export interface SubgraphLauncher {
   /** env prefix of its port variable: <PREFIX>_PORT */
   envPrefix: string;
   defaultPort: number;
-  build(env: Env, databaseUrl: string): Promise<FastifyInstance>;
+  build(env: Env, databaseUrl: string, options: SubgraphBuildOptions): Promise<FastifyInstance>;
 }
 
 export const SUBGRAPH_LAUNCHERS: SubgraphLauncher[] = [
@@ -23,19 +24,21 @@ export const SUBGRAPH_LAUNCHERS: SubgraphLauncher[] = [
     name: 'fleet-core',
     envPrefix: 'FLEET_CORE',
     defaultPort: 4001,
-    build: (env, databaseUrl) => buildFleetCore({ ...loadFleetCoreConfig(env), databaseUrl }),
+    build: (env, databaseUrl, options) =>
+      buildFleetCore({ ...loadFleetCoreConfig(env), databaseUrl }, options),
   },
   {
     name: 'geodecode',
     envPrefix: 'GEODECODE',
     defaultPort: 4006,
-    build: (env, databaseUrl) => buildGeodecode({ ...loadGeodecodeConfig(env), databaseUrl }),
+    build: (env, databaseUrl, options) =>
+      buildGeodecode({ ...loadGeodecodeConfig(env), databaseUrl }, options),
   },
   {
     name: 'vehicle-data',
     envPrefix: 'VEHICLE_DATA',
     defaultPort: 4005,
-    build: (env, databaseUrl) =>
-      buildVehicleData({ ...loadVehicleDataConfig(env), databaseUrl }, { seed: true }),
+    build: (env, databaseUrl, options) =>
+      buildVehicleData({ ...loadVehicleDataConfig(env), databaseUrl }, { ...options, seed: true }),
   },
 ];
