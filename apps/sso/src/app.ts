@@ -6,10 +6,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createRevocationList, type RevocationList } from '@fleetgraph/auth';
-import { createKnex, migrateSchema, ping } from '@fleetgraph/db';
+import { createKnex, migrateSchema, ping, type Knex } from '@fleetgraph/db';
 import { createServer } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
 import type { SsoConfig } from './config';
+import { purgeExpired } from './data/purge';
 import { createRotationBatcher } from './data/refresh-rotation';
 import { ensureSigningKey, loadKeyStore } from './keys';
 import type { OAuthContext } from './oauth/context';
@@ -69,6 +70,7 @@ export async function buildApp(
     });
     const ctx: OAuthContext = { knex, keys, config, revocations, rotations, log: app.log };
     app.addReadinessCheck('database', () => ping(knex));
+    schedulePurge(app, knex, config);
     // Each route family is its own encapsulated plugin with its own error handling.
     await app.register(async (scope) => tokenRoutes(scope, ctx));
     await app.register(async (scope) => revokeRoutes(scope, ctx));
@@ -84,4 +86,20 @@ export async function buildApp(
     throw error;
   }
   return app;
+}
+
+/** Removes expired records every purgeIntervalSeconds (data/purge.ts); a failure is logged. */
+function schedulePurge(app: FastifyInstance, knex: Knex, config: SsoConfig): void {
+  if (config.purgeIntervalSeconds === 0) return;
+  const run = async () => {
+    try {
+      const removed = await purgeExpired(knex, { auditRetentionDays: config.auditRetentionDays });
+      app.log.info({ removed }, 'expired records removed');
+    } catch (error) {
+      app.log.warn({ err: error }, 'could not remove expired records');
+    }
+  };
+  const timer = setInterval(() => void run(), config.purgeIntervalSeconds * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }

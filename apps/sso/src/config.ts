@@ -27,6 +27,10 @@ export interface SsoConfig {
    * sign-in throttling would lock them out together.
    */
   trustProxyHops: number;
+  /** Audit rows are kept this many days (AUDIT_RETENTION_DAYS, default 365). */
+  auditRetentionDays: number;
+  /** Expired tokens, codes, sessions and old audit rows are removed this often (0: never). */
+  purgeIntervalSeconds: number;
 }
 
 const schema = z.object({
@@ -42,6 +46,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   SSO_TRUST_PROXY_HOPS: envField.int(0, 0),
+  AUDIT_RETENTION_DAYS: envField.int(365, 1),
+  PURGE_INTERVAL_SECONDS: envField.int(3600, 0),
 });
 
 export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
@@ -58,5 +64,7 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
     trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
+    purgeIntervalSeconds: parsed.PURGE_INTERVAL_SECONDS,
   };
 }
