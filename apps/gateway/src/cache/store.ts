@@ -12,8 +12,8 @@
  * so the request is answered by the subgraphs (bypass).
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { optionalRedis } from '../redis';
 import type { CacheSettings } from './settings';
 
 export interface CachedEntry {
@@ -130,34 +130,10 @@ export interface RedisStoreOptions {
 
 export function redisCacheStore(options: RedisStoreOptions): CacheStore {
   const prefix = options.keyPrefix ?? 'fleetgraph:cache:';
-  // Short timeouts and no offline queue: while Redis is away a command fails at once or within
-  // a fraction of a second, and the request is answered by the subgraphs.
-  const redis = new Redis(options.redisUrl, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    commandTimeout: 300,
-    enableOfflineQueue: false,
-    lazyConnect: false,
+  // While Redis is away lookups find nothing (the request bypasses the cache) and writes are skipped.
+  const { redis, attempt, close } = optionalRedis(options.redisUrl, options.onError, {
+    commandTimeoutMs: 300,
   });
-  redis.on('error', () => {}); // reported through the commands that fail
-  let lastReport = 0;
-  const report = (error: unknown, operation: string) => {
-    if (Date.now() - lastReport < 30_000) return;
-    lastReport = Date.now();
-    options.onError(error, operation);
-  };
-  async function attempt<T>(operation: string, fallback: T, run: () => Promise<T>): Promise<T> {
-    if (redis.status !== 'ready') {
-      report(new Error(`Redis is ${redis.status}`), operation);
-      return fallback;
-    }
-    try {
-      return await run();
-    } catch (error) {
-      report(error, operation);
-      return fallback;
-    }
-  }
   const settingsKey = (tokenId: string) => `${prefix}settings:${tokenId}`;
   const epochKey = (scopeKey: string) => `${prefix}epoch:${scopeKey}`;
   const entryKey = (scopeKey: string, key: string) => `${prefix}entry:${scopeKey}:${key}`;
@@ -210,9 +186,6 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
           cursor = next;
         } while (cursor !== '0');
       }),
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
+    close,
   };
 }

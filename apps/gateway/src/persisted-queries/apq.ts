@@ -15,8 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { optionalRedis } from '../redis';
 
 /** The part of Apollo's KeyValueCache interface that persisted queries use. */
 export interface PersistedQueryStore {
@@ -64,66 +64,19 @@ export interface RedisStoreOptions {
 
 export function redisStore(options: RedisStoreOptions): PersistedQueryStore {
   const prefix = options.keyPrefix ?? 'fleetgraph:apq:';
-  // Short timeouts: while Redis is away, a command fails within about half a second (a miss).
-  const redis = new Redis(options.redisUrl, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    commandTimeout: 500,
-  });
-  // Once Redis has been reached or has failed, a command is only sent while it is connected:
-  // during an outage each request goes on at once instead of waiting for a timeout.
-  let settled = false;
-  redis.on('ready', () => (settled = true));
-  redis.on('error', () => (settled = true));
-  const unavailable = () => settled && redis.status !== 'ready';
-  let lastReport = 0;
-  const report = (error: unknown, operation: string) => {
-    if (Date.now() - lastReport < 30_000) return;
-    lastReport = Date.now();
-    options.onError(error, operation);
-  };
+  // While Redis is away a lookup is a miss (the client sends its query again) and a write is skipped.
+  const { attempt, close } = optionalRedis(options.redisUrl, options.onError);
   return {
-    async get(key) {
-      if (unavailable()) {
-        report(new Error(`Redis is ${redis.status}`), 'get');
-        return undefined;
-      }
-      try {
-        return (await redis.get(prefix + key)) ?? undefined;
-      } catch (error) {
-        report(error, 'get');
-        return undefined;
-      }
-    },
+    get: (key) => attempt('get', undefined, async (redis) => (await redis.get(prefix + key)) ?? undefined),
     async set(key, value, setOptions) {
       if (value.length > MAX_ENTRY_CHARS) return;
-      if (unavailable()) {
-        report(new Error(`Redis is ${redis.status}`), 'set');
-        return;
-      }
       const ttl = Math.max(1, Math.ceil(setOptions?.ttl ?? options.ttlSeconds));
-      try {
+      await attempt('set', undefined, async (redis) => {
         await redis.set(prefix + key, value, 'EX', ttl);
-      } catch (error) {
-        report(error, 'set');
-      }
+      });
     },
-    async delete(key) {
-      if (unavailable()) {
-        report(new Error(`Redis is ${redis.status}`), 'delete');
-        return false;
-      }
-      try {
-        return (await redis.del(prefix + key)) > 0;
-      } catch (error) {
-        report(error, 'delete');
-        return false;
-      }
-    },
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
+    delete: (key) => attempt('delete', false, async (redis) => (await redis.del(prefix + key)) > 0),
+    close,
   };
 }
 

@@ -12,8 +12,8 @@
  *   the graph down with it.
  * - Memory (no REDIS_URL): the same bucket in an LRU of at most 100 000 users (one process).
  */
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { optionalRedis } from '../redis';
 
 export interface RateDecision {
   allowed: boolean;
@@ -134,46 +134,21 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
   const prefix = options.keyPrefix ?? 'fleetgraph:ratelimit:';
   // Time for an empty bucket to fill up: after that the key carries no information.
   const expiryMs = Math.ceil(burst / perMs) + 1_000;
-  // Short timeouts: while Redis is away, a command fails within about half a second (allow).
-  const redis = new Redis(options.redisUrl, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    commandTimeout: 500,
-  });
-  // Once Redis has been reached or has failed, a command is only sent while it is connected:
-  // during an outage each request goes on at once instead of waiting for a timeout.
-  let settled = false;
-  redis.on('ready', () => (settled = true));
-  redis.on('error', () => (settled = true));
-  const unavailable = () => settled && redis.status !== 'ready';
+  // While Redis is away every request is allowed: the limiter protects capacity, it must not take
+  // the graph down with it.
+  const { redis, attempt, close } = optionalRedis(options.redisUrl, (error) => options.onError(error));
   redis.defineCommand('fleetgraphTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   const take = (redis as unknown as { fleetgraphTakeToken: TakeCommand }).fleetgraphTakeToken.bind(redis);
-  let lastReport = 0;
-  const report = (error: unknown) => {
-    if (Date.now() - lastReport < 30_000) return;
-    lastReport = Date.now();
-    options.onError(error);
-  };
+  const allow = { allowed: true, retryAfterMs: 0, remaining: 0 };
   return {
     perMinute: options.perMinute,
     burst,
-    async take(key) {
-      if (unavailable()) {
-        report(new Error(`Redis is ${redis.status}`));
-        return { allowed: true, retryAfterMs: 0, remaining: 0 };
-      }
-      try {
+    take: (key) =>
+      attempt('take', allow, async () => {
         const [allowed, wait, remaining] = await take(prefix + key, burst, String(perMs), now(), expiryMs);
         return { allowed: allowed === 1, retryAfterMs: wait ?? 0, remaining: remaining ?? 0 };
-      } catch (error) {
-        report(error);
-        return { allowed: true, retryAfterMs: 0, remaining: 0 };
-      }
-    },
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
+      }),
+    close,
   };
 }
 
