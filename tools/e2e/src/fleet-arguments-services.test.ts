@@ -10,8 +10,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Knex } from '@fleetgraph/db';
-import { postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { fleetExpectations, type Kind } from './fleet-expectations';
 import { startStack, type Stack } from './stack';
 
 /** Sees only the North region of Acme. */
@@ -27,44 +27,9 @@ before(async () => {
 });
 after(() => stack?.close());
 
-type Data = any;
 type Row = Record<string, any>;
 
-async function gql(email: string, query: string, variables: Record<string, unknown> = {}): Promise<Data> {
-  const res = await postGraphQL(stack.platform.urls.graphql, query, { token: tokens.get(email)!, variables });
-  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-  return res.data;
-}
-
-/** The error codes of a request that must fail. */
-async function errorCodes(email: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await postGraphQL(stack.platform.urls.graphql, query, { token: tokens.get(email)!, variables });
-  assert.ok(res.errors && res.errors.length > 0, `expected an error, got ${JSON.stringify(res.data)}`);
-  return res.errors.map((e) => e.extensions?.code);
-}
-
-// ------------------------------------------------------------------------------------------------
-// Independent visibility in SQL.
-
-type Kind = 'groups' | 'devices' | 'vehicles' | 'drivers' | 'accounts';
-const REACH = `with recursive reach(id) as (
-    select m.group_id from fleet.group_accounts m join fleet.accounts a on a.id = m.account_id where a.email = ?
-    union select p.group_id from fleet.group_parents p join reach r on p.parent_id = r.id)`;
-const VISIBLE: Record<Kind, string> = {
-  groups: `${REACH} select id from reach`,
-  devices: `${REACH} select x.device_id from fleet.group_devices x join reach r on r.id = x.group_id`,
-  vehicles: `${REACH} select x.vehicle_id from fleet.group_vehicles x join reach r on r.id = x.group_id`,
-  drivers: `${REACH} select x.driver_id from fleet.group_drivers x join reach r on r.id = x.group_id`,
-  accounts: `${REACH} select x.account_id from fleet.group_accounts x join reach r on r.id = x.group_id
-    union select a.id from fleet.accounts a where a.email = ?`,
-};
-
-/** `<column> in (what <email> may see of <kind>)`, compared as text. */
-const visibleTo = (email: string, kind: Kind, column: string): Knex.Raw =>
-  stack.knex.raw(`${column}::text in (select v::text from (${VISIBLE[kind]}) s(v))`, [
-    email,
-    ...(kind === 'accounts' ? [email] : []),
-  ]);
+const { gql, errorCodes, visibleTo } = fleetExpectations(() => ({ stack, tokens }));
 
 /** `<alias>.organization_id` is the organization of <email>. */
 const ownOrganization = (email: string, alias = 'x'): Knex.Raw =>
@@ -129,7 +94,7 @@ async function walk(
   let count: number | null = null;
   let pages = 0;
   do {
-    const page: Data = (await gql(email, document, { ...args, pageId }))[field];
+    const page: any = (await gql(email, document, { ...args, pageId }))[field];
     if (count === null) count = page.count;
     assert.equal(page.count, count, `${field}: count is the same on every page`);
     assert.ok(page.list.length <= pageSize, `${field}: a page holds at most pageSize rows`);
