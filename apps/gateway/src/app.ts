@@ -16,6 +16,7 @@ import { createSubgraphPool, ForwardingDataSource } from './data-source';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
 import { metricsPlugin, registerMetrics } from './observability/plugin';
 import { documentStore } from './resilience/caches';
+import { legacyJsonStatus } from './legacy-json-status';
 import { createResilientJwks } from './resilience/jwks';
 import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
@@ -173,6 +174,7 @@ export async function buildApp(
     method: ['GET', 'POST', 'OPTIONS'],
     handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
     errorHandler: payloadTooLargeHandler(config.maxBodyBytes),
+    onSend: legacyJsonStatus,
   });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
   registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });

@@ -111,6 +111,18 @@ describe('query limits with the default configuration', () => {
     assertTooComplex(response, 'cost', 250_000, 1 + 500 * (2 + 1 + 300 * 2));
   });
 
+  test('a client of the older application/json media type gets the refusal with HTTP 200', async () => {
+    const deep = `{ groups { list { ${'children { list { '.repeat(7)}id${' } }'.repeat(7)} } } }`;
+    const legacy = await injectGraphQL(app, deep, { token, headers: { accept: 'application/json' } });
+    assert.equal(legacy.status, 200);
+    assert.equal(legacy.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(legacy.errors?.[0]?.extensions?.code, 'QUERY_TOO_COMPLEX');
+    const current = await injectGraphQL(app, deep, { token });
+    assert.equal(current.status, 400, 'application/graphql-response+json keeps the 4xx');
+    const anonymous = await injectGraphQL(app, deep, { headers: { accept: 'application/json' } });
+    assert.equal(anonymous.status, 401, 'HTTP-level refusals keep their status');
+  });
+
   test('a body over MAX_BODY_BYTES is HTTP 413 with a GraphQL error PAYLOAD_TOO_LARGE', async () => {
     const payload = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1_000_001) } });
     const response = await app.inject({

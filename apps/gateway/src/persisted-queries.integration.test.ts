@@ -32,7 +32,11 @@ async function post(app: FastifyInstance, body: Record<string, unknown>) {
   const response = await app.inject({
     method: 'POST',
     url: '/graphql',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      authorization: `Bearer ${token}`,
+    },
     payload: JSON.stringify(body),
   });
   return { status: response.statusCode, headers: response.headers, body: response.json() as any };

@@ -23,6 +23,8 @@ export async function injectGraphQL<D = any>(
     url: options.path ?? '/graphql',
     headers: {
       'content-type': 'application/json',
+      // As current clients do (GraphQL over HTTP): refusals then keep their 4xx status.
+      accept: 'application/graphql-response+json, application/json',
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...options.headers,
     },
