@@ -92,7 +92,7 @@ const from = (knex: Knex, spec: TableSpec) => knex(`${spec.table} as ${spec.alia
 // ---------------------------------------------------------------------------------------------
 // LPA
 
-const ICCID = /^\d{18,21}[\dF]$/i;
+const ICCID = /^\d{17,21}[\dF]$/i; // 18 to 22 characters, the last may be F
 const ACTIVATION_CODE = /^LPA:1\$[^$\s]+\$[^$\s]*(\$.*)?$/;
 const LPA_FIELDS = ['iccid', 'activationCode', 'smdpAddress', 'matchingId', 'nickname'] as const;
 

@@ -120,7 +120,6 @@ export const Reading = {
       : null,
 };
 
-
 export const TripSummary = {
   distanceKm: (s: TripSummaryModel) => s.distanceM / 1000,
   drivingDurationSeconds: (s: TripSummaryModel) => s.drivingS,
