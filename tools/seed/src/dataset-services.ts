@@ -1,11 +1,12 @@
 /**
  * The `services` section of an organization in the import format (tools/seed/README.md): roles,
  * descriptions, alert templates, workshops, driver services, onboarding distributors, client
- * identifications, bookings, campaigns and vehicle alerts. Shape only; references are checked by
- * import-services.ts.
+ * identifications, bookings, campaigns and vehicle alerts, with the alerts' feedbacks and the
+ * distributors' onboarding requests. Shape only; references are checked by import-services.ts.
  */
 import { z } from 'zod';
 import { LANGUAGES } from './enums';
+import { VIN_PATTERN } from './ids';
 
 function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, {
@@ -72,11 +73,65 @@ export const ALERT_TYPES = [
 ] as const;
 export const ALERT_SEVERITIES = ['INFO', 'WARNING', 'CRITICAL'] as const;
 export const ALERT_STATUSES = ['ACTIVE', 'ACKNOWLEDGED', 'RESOLVED', 'DISMISSED'] as const;
+export const FEEDBACK_STATUSES = ['CONFIRMED', 'FALSE_POSITIVE', 'FIXED', 'NOT_RELEVANT'] as const;
+export const ONBOARDING_REQUEST_STATUSES = [
+  'PENDING',
+  'SCHEDULED',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'CANCELLED',
+  'FAILED',
+] as const;
+
+/** A user's feedback on a vehicle alert (nested in the alert). */
+export const alertFeedbackSchema = z.strictObject({
+  /** The author: account e-mail or id of the organization. */
+  account: text.optional(),
+  status: enumOf(FEEDBACK_STATUSES, 'status'),
+  /** Language of the comment; default: the author's language, else EN. */
+  language: z
+    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
+    .optional(),
+  comment: text.optional(),
+  /** Not before the alert's startedAt; default: the import time (the alert's startedAt when later). */
+  createdAt: timestamp.optional(),
+});
+
+/** A request to install a device in a vehicle (nested in its distributor). */
+export const onboardingRequestSchema = z.strictObject({
+  status: enumOf(ONBOARDING_REQUEST_STATUSES, 'status'),
+  /** The device installed: IMEI of a device of the organization. */
+  device: text.optional(),
+  /** A vehicle of the organization (id, VIN or plate): fills plate and vin. */
+  vehicle: text.optional(),
+  /** For a vehicle not in the file (instead of vehicle). */
+  plate: text.optional(),
+  vin: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().regex(VIN_PATTERN, 'VIN must be 17 characters of A-Z and 0-9 without I, O or Q'))
+    .optional(),
+  notes: text.optional(),
+  requestedAt: timestamp,
+  /** Required for SCHEDULED; not before requestedAt. */
+  scheduledAt: timestamp.optional(),
+  /** Required for COMPLETED and only for it; not before requestedAt. */
+  completedAt: timestamp.optional(),
+});
 
 export const servicesSchema = z.strictObject({
   /** Roles of accounts of the organization (account: e-mail or id). */
   accountRoles: z
-    .array(z.strictObject({ account: text, roles: z.array(enumOf(ACCOUNT_ROLES, 'role')).min(1) }))
+    .array(
+      z.strictObject({
+        account: text,
+        roles: z.array(enumOf(ACCOUNT_ROLES, 'role')).min(1),
+        /** Default: the import time. */
+        grantedAt: timestamp.optional(),
+        /** The account that granted the roles (e-mail or id of the organization). */
+        grantedBy: text.optional(),
+      }),
+    )
     .default([]),
   /** Label/value notes; `of` is an account e-mail or id, a group label or id, an IMEI, a vehicle VIN, plate or id. */
   descriptions: z
@@ -142,7 +197,16 @@ export const servicesSchema = z.strictObject({
       z.strictObject({
         label: text,
         /** Provider network (created when its code is new). */
-        provider: z.strictObject({ code: text, name: text, website: z.url().optional() }).optional(),
+        provider: z
+          .strictObject({
+            code: text,
+            name: text,
+            website: z.url().optional(),
+            supportEmail: z
+              .email({ error: (issue) => `invalid email ${JSON.stringify(issue.input)}` })
+              .optional(),
+          })
+          .optional(),
         isActive: z.boolean().default(true),
         /** Workshop name of this section. */
         workshop: text.optional(),
@@ -158,6 +222,7 @@ export const servicesSchema = z.strictObject({
             }),
           )
           .default([]),
+        requests: z.array(onboardingRequestSchema).default([]),
       }),
     )
     .default([]),
@@ -225,6 +290,7 @@ export const servicesSchema = z.strictObject({
         endedAt: timestamp.optional(),
         latitude: z.number().min(-90).max(90).optional(),
         longitude: z.number().min(-180).max(180).optional(),
+        feedbacks: z.array(alertFeedbackSchema).default([]),
       }),
     )
     .default([]),

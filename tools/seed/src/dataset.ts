@@ -3,7 +3,8 @@
  *
  * Shape only: this schema checks types, enums, formats and unknown keys. References between
  * entities (by natural keys: account e-mail, group label, product name, vehicle VIN or plate)
- * and duplicates are checked by validate.ts, which also reads the database.
+ * and duplicates are checked by validate.ts, which also reads the database. What trips and
+ * devices record (harshes, readings, log fetches...) is in dataset-activity.ts.
  */
 import { z } from 'zod';
 import {
@@ -15,9 +16,28 @@ import {
   LANGUAGES,
   PRODUCT_MARKETS,
   PRODUCT_NETWORKS,
+  VEHICLE_TYPES,
 } from './enums';
 import { VIN_PATTERN, isValidImei } from './ids';
 import { servicesSchema } from './dataset-services';
+import {
+  alertPreferenceSchema,
+  batteryAnnotationSchema,
+  deviceFieldSchema,
+  deviceHistorySchema,
+  lastPositionSchema,
+  logFetchSchema,
+  logfetchActionSchema,
+  lpaOperationSchema,
+  metricSchema,
+  profileModeSchema,
+  profilePrivacySchema,
+  readingSchema,
+  remoteDiagSchema,
+  tripHarshSchema,
+  tripMetadatumSchema,
+  tripOverspeedSchema,
+} from './dataset-activity';
 
 function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, {
@@ -67,6 +87,11 @@ export const accountSchema = z.strictObject({
     .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
     .optional(),
   timeZone: timeZone.optional(),
+  /** Default: the import time. */
+  confirmedAt: timestamp.optional(),
+  lastSignInAt: timestamp.optional(),
+  /** How the account wants to be notified of vehicle alerts. */
+  alertPreference: alertPreferenceSchema.optional(),
 });
 
 export const groupSchema = z.strictObject({
@@ -125,6 +150,18 @@ export const deviceSchema = z.strictObject({
   lastConnectionReason: enumOf(CONNECTION_REASONS, 'lastConnectionReason').optional(),
   lastDisconnectionReason: enumOf(DISCONNECTION_REASONS, 'lastDisconnectionReason').optional(),
   vehicleSessions: z.array(sessionSchema).default([]),
+  /** Last known position; recordedAt defaults to lastActivityAt. */
+  lastPosition: lastPositionSchema.optional(),
+  history: z.array(deviceHistorySchema).default([]),
+  /** Data fields the device reports; readings refer to them by name. */
+  fields: z.array(deviceFieldSchema).default([]),
+  readings: z.array(readingSchema).default([]),
+  batteryAnnotations: z.array(batteryAnnotationSchema).default([]),
+  logFetches: z.array(logFetchSchema).default([]),
+  remoteDiags: z.array(remoteDiagSchema).default([]),
+  profilePrivacies: z.array(profilePrivacySchema).default([]),
+  profileModes: z.array(profileModeSchema).default([]),
+  lpaOperations: z.array(lpaOperationSchema).default([]),
 });
 
 export const vehicleSchema = z.strictObject({
@@ -140,7 +177,28 @@ export const vehicleSchema = z.strictObject({
   year: z.number().int().min(1900).max(2100).optional(),
   fuelType: enumOf(FUEL_TYPES, 'fuelType').default('OTHER'),
   odometerKm: z.number().int().min(0).optional(),
+  /** When odometerKm was read; needs odometerKm. */
+  odometerUpdatedAt: timestamp.optional(),
   color: text.optional(),
+  /** Fleet-internal name, e.g. Van 12. */
+  label: text.optional(),
+  vehicleType: enumOf(VEHICLE_TYPES, 'vehicleType').default('CAR'),
+  registrationCountry: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'registrationCountry must be an ISO 3166-1 alpha-2 code in upper case, e.g. BE')
+    .optional(),
+  /** Not for ELECTRIC vehicles. */
+  fuelTankCapacityLiters: z
+    .number()
+    .gt(0, 'fuelTankCapacityLiters must be above 0')
+    .max(2000, 'fuelTankCapacityLiters must be at most 2000')
+    .optional(),
+  /** Traction battery: not for GASOLINE, DIESEL, LPG or CNG vehicles. */
+  batteryCapacityKwh: z
+    .number()
+    .gt(0, 'batteryCapacityKwh must be above 0')
+    .max(2000, 'batteryCapacityKwh must be at most 2000')
+    .optional(),
   /** Groups (label or id); at least one. */
   groups: refs.min(1, 'a vehicle must be in at least one group'),
 });
@@ -220,6 +278,10 @@ export const tripSchema = z.strictObject({
     .max(400, 'maxSpeedKmh must be at most 400'),
   idleSeconds: z.number().int().min(0).default(0),
   fuelUsedLiters: z.number().min(0).optional(),
+  harshes: z.array(tripHarshSchema).default([]),
+  overspeeds: z.array(tripOverspeedSchema).default([]),
+  /** Key-value pairs, keys unique within the trip (e.g. purpose: BUSINESS). */
+  metadata: z.array(tripMetadatumSchema).default([]),
 });
 
 export const organizationSchema = z.strictObject({
@@ -240,6 +302,10 @@ export const organizationSchema = z.strictObject({
 export const datasetSchema = z.strictObject({
   $schema: z.string().optional(),
   products: z.array(productSchema).default([]),
+  /** Global catalog of the metrics devices report (ids and names unique, also against the database). */
+  metrics: z.array(metricSchema).default([]),
+  /** Global catalog of log kinds devices can upload; devices' logFetches refer to them by id. */
+  logfetchActions: z.array(logfetchActionSchema).default([]),
   organizations: z.array(organizationSchema).min(1, 'a dataset needs at least one organization'),
 });
 

@@ -26,6 +26,17 @@ export const FUEL_TYPES = [
   'HYDROGEN',
   'OTHER',
 ] as const;
+export const VEHICLE_TYPES = [
+  'CAR',
+  'VAN',
+  'LIGHT_TRUCK',
+  'HEAVY_TRUCK',
+  'BUS',
+  'MOTORCYCLE',
+  'TRAILER',
+  'MACHINE',
+  'OTHER',
+] as const;
 export const PRODUCT_NETWORKS = [
   'CELLULAR_2G',
   'CELLULAR_3G',
@@ -155,6 +166,6 @@ export const COUNTED_TABLES: Record<keyof TableCounts, string> = {
 
 export function formatCounts(counts: TableCounts): string {
   return (Object.keys(COUNTED_TABLES) as Array<keyof TableCounts>)
-    .map((key) => `  ${COUNTED_TABLES[key].padEnd(30)} ${String(counts[key]).padStart(8)}`)
+    .map((key) => `  ${COUNTED_TABLES[key].padEnd(32)} ${String(counts[key]).padStart(8)}`)
     .join('\n');
 }

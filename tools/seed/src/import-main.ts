@@ -31,6 +31,8 @@ async function main(): Promise<number> {
     console.log(`Imported ${file} in ${(summary.durationMs / 1000).toFixed(1)} s:`);
     for (const org of summary.imported) console.log(`  organization ${org.name} (${org.id})`);
     console.log(formatCounts(summary));
+    for (const [table, rows] of Object.entries(summary.services))
+      if (rows > 0) console.log(`  ${table.padEnd(32)} ${String(rows).padStart(8)}`);
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {

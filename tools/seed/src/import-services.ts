@@ -1,11 +1,15 @@
 /**
  * Import of the `services` section of each organization (schema: dataset-services.ts):
- * `checkServices` lists every unknown reference and duplicate with its JSON path (nothing is
- * written when there is any); `importServices` writes the rows inside the import transaction,
- * after the organization's accounts, groups, vehicles and devices.
+ * `checkServices` lists every unknown reference, duplicate and inconsistent value with its JSON
+ * path (nothing is written when there is any); `importServices` writes the rows inside the import
+ * transaction, after the organization's accounts, groups, vehicles and devices.
+ *
+ * The alerts' feedbacks and the distributors' onboarding requests are checked on the raw input,
+ * item by item, so that one malformed entry does not hide the problems of the others.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import { servicesSchema, type ServicesInput } from './dataset-services';
 import type { Dataset } from './dataset';
 import type { Plan } from './validate';
@@ -17,6 +21,17 @@ const q = (s: string) => JSON.stringify(s);
 const list = (v: unknown): Raw[] =>
   Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Raw[]) : [];
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
+/** The elements of a raw array at their own indexes (a non-object element becomes {}). */
+const rawItems = (v: unknown): Raw[] =>
+  Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Raw) : {})) : [];
+const ISO = z.iso.datetime({ offset: true });
+const time = (v: unknown): number => (ISO.safeParse(v).success ? Date.parse(v as string) : NaN);
+/** Nested lists checked on the raw input: left out when a section is parsed for its own checks. */
+const NESTED: Partial<Record<keyof ServicesInput, string>> = {
+  vehicleAlerts: 'feedbacks',
+  distributors: 'requests',
+};
+const OPEN_REQUESTS = new Set(['PENDING', 'SCHEDULED', 'IN_PROGRESS']);
 
 /** Reference checks of every organization's services section; problems are appended. */
 export function checkServices(input: unknown, problems: string[]): void {
@@ -28,7 +43,14 @@ export function checkServices(input: unknown, problems: string[]): void {
     // does not hide the reference problems of the others.
     const raw = org.services as Raw;
     const section = <K extends keyof ServicesInput>(key: K): ServicesInput[K] => {
-      const parsed = servicesSchema.shape[key].safeParse(raw[key]);
+      const nested = NESTED[key];
+      const value =
+        nested && Array.isArray(raw[key])
+          ? (raw[key] as unknown[]).map((item) =>
+              item && typeof item === 'object' ? { ...item, [nested]: undefined } : item,
+            )
+          : raw[key];
+      const parsed = servicesSchema.shape[key].safeParse(value);
       return (parsed.success ? parsed.data : []) as ServicesInput[K];
     };
     const s = {
@@ -78,9 +100,11 @@ export function checkServices(input: unknown, problems: string[]): void {
       });
     };
 
-    s.accountRoles.forEach(
-      (r, i) => hasAccount(r.account) || unknown(`accountRoles[${i}].account`, 'account', r.account),
-    );
+    s.accountRoles.forEach((r, i) => {
+      if (!hasAccount(r.account)) unknown(`accountRoles[${i}].account`, 'account', r.account);
+      if (r.grantedBy && !hasAccount(r.grantedBy))
+        unknown(`accountRoles[${i}].grantedBy`, 'account', r.grantedBy);
+    });
     duplicates(
       'accountRoles',
       s.accountRoles.map((r) => r.account),
@@ -166,6 +190,47 @@ export function checkServices(input: unknown, problems: string[]): void {
       if (a.endedAt && Date.parse(a.endedAt) < Date.parse(a.startedAt))
         problems.push(`${path}.vehicleAlerts[${i}].endedAt: before startedAt`);
     });
+
+    // Feedbacks of each alert: author of the organization, given once the alert was raised.
+    rawItems(raw.vehicleAlerts).forEach((a, i) =>
+      rawItems(a.feedbacks).forEach((f, j) => {
+        const at = `vehicleAlerts[${i}].feedbacks[${j}]`;
+        const author = str(f.account);
+        if (author && !hasAccount(author)) unknown(`${at}.account`, 'account', author);
+        const created = time(f.createdAt);
+        const started = time(a.startedAt);
+        if (created < started)
+          problems.push(`${path}.${at}.createdAt: before the alert's startedAt (${String(a.startedAt)})`);
+      }),
+    );
+
+    // Onboarding requests of each distributor.
+    rawItems(raw.distributors).forEach((d, i) =>
+      rawItems(d.requests).forEach((r, j) => {
+        const at = `distributors[${i}].requests[${j}]`;
+        const fail = (field: string, message: string) =>
+          problems.push(`${path}.${at}${field ? `.${field}` : ''}: ${message}`);
+        const device = str(r.device);
+        if (device && !devices.has(device)) unknown(`${at}.device`, 'device', device);
+        const vehicle = str(r.vehicle);
+        if (vehicle && !vehicles.has(vehicle) && !vehicles.has(vehicle.toLowerCase()))
+          unknown(`${at}.vehicle`, 'vehicle', vehicle);
+        if (vehicle && (r.plate !== undefined || r.vin !== undefined))
+          fail('vehicle', 'give either vehicle or plate/vin (plate and vin are copied from the vehicle)');
+        const requested = time(r.requestedAt);
+        for (const field of ['scheduledAt', 'completedAt'])
+          if (time(r[field]) < requested) fail(field, `before requestedAt (${String(r.requestedAt)})`);
+        const status = str(r.status);
+        if (status === 'SCHEDULED' && r.scheduledAt === undefined)
+          fail('scheduledAt', 'a SCHEDULED request needs scheduledAt');
+        if (status === 'COMPLETED' && r.completedAt === undefined)
+          fail('completedAt', 'a COMPLETED request needs completedAt');
+        if (status && status !== 'COMPLETED' && r.completedAt !== undefined)
+          fail('completedAt', `only a COMPLETED request has completedAt (this one is ${status})`);
+        if (status && OPEN_REQUESTS.has(status) && d.isActive === false)
+          fail('status', `distributor ${q(String(d.label))} is inactive: it cannot have ${status} requests`);
+      }),
+    );
   });
 }
 
@@ -206,7 +271,12 @@ export async function importServices(
 
     for (const r of s.accountRoles)
       for (const role of new Set(r.roles))
-        push('fleet.account_roles', { account_id: account(r.account), role, granted_at: now });
+        push('fleet.account_roles', {
+          account_id: account(r.account),
+          role,
+          granted_at: r.grantedAt ? new Date(r.grantedAt) : now,
+          granted_by: r.grantedBy ? account(r.grantedBy) : null,
+        });
     for (const d of s.descriptions) {
       push('fleet.descriptions', {
         id: randomUUID(),
@@ -287,6 +357,7 @@ export async function importServices(
             code: d.provider.code,
             name: d.provider.name,
             website: d.provider.website ?? null,
+            support_email: d.provider.supportEmail ?? null,
           });
         }
       }
@@ -309,6 +380,21 @@ export async function importServices(
           role: m.role,
           active: m.active,
         });
+      for (const r of d.requests) {
+        const vehicle = r.vehicle ? vehicleInput(orgPlan.resolveVehicle(r.vehicle)) : undefined;
+        push('fleet.onboarding_requests', {
+          id: randomUUID(),
+          distributor_id: id,
+          device_id: r.device ?? null,
+          status: r.status,
+          plate: r.plate ?? vehicle?.plate ?? null,
+          vin: r.vin ?? vehicle?.vin ?? null,
+          notes: r.notes ?? null,
+          requested_at: new Date(r.requestedAt),
+          scheduled_at: r.scheduledAt ? new Date(r.scheduledAt) : null,
+          completed_at: r.completedAt ? new Date(r.completedAt) : null,
+        });
+      }
     }
     for (const c of s.clientIdentifications) {
       push('fleet.client_identifications', {
@@ -373,8 +459,9 @@ export async function importServices(
         });
     }
     for (const a of s.vehicleAlerts) {
+      const alertId = randomUUID();
       push('fleet.vehicle_alerts', {
-        id: randomUUID(),
+        id: alertId,
         organization_id: orgId,
         device_id: a.device,
         vehicle_id: currentVehicleOf.get(a.device) ?? null,
@@ -387,6 +474,19 @@ export async function importServices(
         latitude: a.latitude ?? null,
         longitude: a.longitude ?? null,
       });
+      for (const f of a.feedbacks) {
+        const authorId = f.account ? account(f.account) : null;
+        push('fleet.vehicle_alert_feedbacks', {
+          id: randomUUID(),
+          alert_id: alertId,
+          account_id: authorId,
+          status: f.status,
+          language: f.language ?? (authorId ? accountInput(authorId)?.language : undefined) ?? 'EN',
+          comment: f.comment ?? null,
+          // Default: the import time, never before the alert was raised.
+          created_at: new Date(f.createdAt ?? Math.max(now.getTime(), Date.parse(a.startedAt))),
+        });
+      }
     }
   });
 
@@ -402,11 +502,13 @@ export async function importServices(
     'fleet.driver_service_workshops',
     'fleet.onboarding_distributors',
     'fleet.onboarding_staff',
+    'fleet.onboarding_requests',
     'fleet.client_identifications',
     'fleet.bookings',
     'fleet.campaigns',
     'fleet.campaign_devices',
     'fleet.vehicle_alerts',
+    'fleet.vehicle_alert_feedbacks',
   ];
   const counts: Record<string, number> = {};
   for (const table of order) counts[table] = await insertInBatches(trx, table, rows[table] ?? []);

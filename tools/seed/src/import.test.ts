@@ -99,7 +99,7 @@ describe('importDataset', () => {
     const summary = await importDataset(db.knex, copy());
     assert.equal(summary.imported.length, 1);
     assert.equal(summary.imported[0]!.name, 'Initech Couriers');
-    const { imported: _i, durationMs: _d, ...counts } = summary;
+    const { imported: _i, durationMs: _d, services: _s, ...counts } = summary;
     assert.deepEqual(counts, {
       organizations: 1,
       accounts: 2,
@@ -119,13 +119,13 @@ describe('importDataset', () => {
       driverAuxiliaryDevices: 2,
       driverVehicleSessions: 2,
       trips: 3,
-      tripHarshes: 0,
-      tripOverspeeds: 0,
-      tripMetadata: 0,
-      deviceHistory: 0,
-      deviceFields: 0,
-      readings: 0,
-      batteryAnnotations: 0,
+      tripHarshes: 2,
+      tripOverspeeds: 2,
+      tripMetadata: 3,
+      deviceHistory: 9,
+      deviceFields: 5,
+      readings: 9,
+      batteryAnnotations: 5,
     });
     assert.deepEqual(await tableCounts(db.knex), counts);
 

@@ -6,16 +6,19 @@
  *   conflicts with the database. Any problem -> ImportError listing every problem with its JSON
  *   path, and nothing is written.
  * - Each account's password is hashed separately (argon2id, own salt) before the transaction opens.
- * - All rows are written in ONE transaction, the group closure of each new organization included.
+ * - All rows are written in ONE transaction, the group closure of each new organization included:
+ *   the core rows, then what trips and devices record and the catalogs (import-activity.ts), then
+ *   the services section (import-services.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { refreshGroupClosure } from '@fleetgraph/visibility';
 import { hashPassword } from '@fleetgraph/sso';
 import { datasetSchema, formatPath, type Dataset, type DeviceInput } from './dataset';
-import { emptyCounts, type TableCounts } from './enums';
+import { COUNTED_TABLES, emptyCounts, type TableCounts } from './enums';
 import { checkDataset, type OrgPlan, type Plan } from './validate';
 import { checkServices, importServices } from './import-services';
+import { ACTIVITY_TABLES, buildActivityRows } from './import-activity';
 import { countRows, insertInBatches } from './write';
 
 export class ImportError extends Error {
@@ -32,6 +35,8 @@ export class ImportError extends Error {
 export interface ImportSummary extends TableCounts {
   /** The organizations created. */
   imported: Array<{ id: string; name: string }>;
+  /** Rows written in the other tables (services domains and catalogs), by table name. */
+  services: Record<string, number>;
   durationMs: number;
 }
 
@@ -63,9 +68,15 @@ export async function importDataset(knex: Knex, input: unknown): Promise<ImportS
   const passwordHashes = await hashAll(
     dataset.organizations.flatMap((org) => org.accounts.map((a) => a.password)),
   );
-  const rows = buildRows(dataset, plan, passwordHashes, new Date());
+  const now = new Date();
+  const rows = buildRows(dataset, plan, passwordHashes, now);
+  const activity = buildActivityRows(dataset, plan, now);
+  const countKeyOf = new Map(
+    (Object.keys(COUNTED_TABLES) as Array<keyof TableCounts>).map((key) => [COUNTED_TABLES[key], key]),
+  );
 
   const counts = emptyCounts();
+  const services: Record<string, number> = {};
   await knex.transaction(async (trx) => {
     counts.organizations = await insertInBatches(trx, 'fleet.organizations', rows.organizations);
     counts.accounts = await insertInBatches(trx, 'fleet.accounts', rows.accounts);
@@ -92,8 +103,14 @@ export async function importDataset(knex: Knex, input: unknown): Promise<ImportS
       rows.driverSessions,
     );
     counts.trips = await insertInBatches(trx, 'fleet.trips', rows.trips);
+    for (const table of ACTIVITY_TABLES) {
+      const written = await insertInBatches(trx, table, activity[table]);
+      const key = countKeyOf.get(table);
+      if (key) counts[key] = written;
+      else services[table] = written;
+    }
     const orgIds = plan.organizations.map((o) => o.id);
-    await importServices(trx, dataset, plan);
+    Object.assign(services, await importServices(trx, dataset, plan, now));
     for (const id of orgIds) await refreshGroupClosure(trx, id);
     counts.groupClosure = await countRows(trx, 'fleet.group_closure as c', (query) =>
       query.join('fleet.groups as g', 'g.id', 'c.descendant_id').whereIn('g.organization_id', orgIds),
@@ -101,6 +118,7 @@ export async function importDataset(knex: Knex, input: unknown): Promise<ImportS
   });
   return {
     ...counts,
+    services,
     imported: dataset.organizations.map((org, o) => ({ id: plan.organizations[o]!.id, name: org.name })),
     durationMs: Date.now() - started,
   };
@@ -178,7 +196,8 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         time_zone: a.timeZone ?? 'UTC',
         created_at: now,
         updated_at: now,
-        confirmed_at: now,
+        confirmed_at: a.confirmedAt ?? now,
+        last_sign_in_at: a.lastSignInAt ?? null,
       });
       rows.users.push({
         id,
@@ -229,6 +248,12 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         fuel_type: v.fuelType,
         color: v.color ?? null,
         odometer_km: v.odometerKm ?? null,
+        odometer_updated_at: v.odometerUpdatedAt ?? null,
+        label: v.label ?? null,
+        vehicle_type: v.vehicleType,
+        registration_country: v.registrationCountry ?? null,
+        fuel_tank_capacity_l: v.fuelTankCapacityLiters ?? null,
+        battery_capacity_kwh: v.batteryCapacityKwh ?? null,
         created_at: now,
         updated_at: now,
       });
@@ -255,6 +280,9 @@ function buildRows(dataset: Dataset, plan: Plan, passwordHashes: string[], now: 
         last_activity_at: d.lastActivityAt ?? null,
         last_connection_reason: d.lastConnectionReason ?? null,
         last_disconnection_reason: d.lastDisconnectionReason ?? null,
+        last_latitude: d.lastPosition?.latitude ?? null,
+        last_longitude: d.lastPosition?.longitude ?? null,
+        last_position_at: d.lastPosition ? (d.lastPosition.recordedAt ?? d.lastActivityAt ?? null) : null,
         created_at: now,
         updated_at: now,
       });

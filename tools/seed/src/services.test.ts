@@ -110,10 +110,11 @@ describe('services demo data', () => {
       'matching_id',
       'nickname',
     );
-    assert.deepEqual(
-      [...new Set(lpa.map((row) => row.function_name))].sort(),
-      ['DOWNLOAD_AND_ENABLE_PROFILE', 'DOWNLOAD_PROFILE', 'SET_NICKNAME'],
-    );
+    assert.deepEqual([...new Set(lpa.map((row) => row.function_name))].sort(), [
+      'DOWNLOAD_AND_ENABLE_PROFILE',
+      'DOWNLOAD_PROFILE',
+      'SET_NICKNAME',
+    ]);
     for (const row of lpa) {
       assert.match(row.iccid, /^\d{18,21}[\dF]$/);
       // A download names its profile by activation code or by SM-DP+ address and matching id.

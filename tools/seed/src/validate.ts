@@ -12,12 +12,23 @@
  * - trips: unknown device (of this organization), vehicle or driver (ambiguous labels too), a trip
  *   ending before it starts, an average speed (distance / duration) above maxSpeedKmh or above
  *   250 km/h, idle time longer than the trip, two trips of one device overlapping in time.
+ * - what trips and devices record, alert preferences, vehicle details and the metric and
+ *   log-fetch catalogs: validate-activity.ts (harshes inside their trip, overspeeds above their
+ *   limit, readings of declared fields, overlapping periods, unknown log-fetch actions...).
  *
  * It walks the raw input defensively (not the parsed one), so reference problems are reported
  * together with shape problems found by the zod schema. It also assigns the ids new rows get.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import {
+  checkAccountActivity,
+  checkCatalogs,
+  checkDeviceActivity,
+  checkTripActivity,
+  checkVehicleDetails,
+  type ActivityContext,
+} from './validate-activity';
 
 type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose =>
@@ -51,6 +62,8 @@ export interface Plan {
   /** Product ids of the file, by organization index (-1 for top-level) and index. */
   productIds: Map<string, string>;
   resolveProduct(ref: string): string;
+  /** Catalog position of each top-level log-fetch action, by index. */
+  logfetchPositions: number[];
 }
 
 interface OrgIndex {
@@ -224,6 +237,8 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
     return index;
   });
 
+  const catalogs = await checkCatalogs(knex, root, problem);
+
   // Against the database: nothing of the file may exist already.
   const dbProducts = await knex('fleet.products').select('id', 'name');
   const dbProductByKey = new Map<string, string>();
@@ -353,9 +368,21 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       if (s) fn(s, `${path}[${k}]`);
     });
 
+  const activity = (index: OrgIndex): ActivityContext => ({
+    problem,
+    resolveAccount: (ref, path) => resolveAccount(index, ref, path),
+    resolveVehicle: (ref, path) => resolveVehicleIndex(index, ref, path),
+    hasLogfetchAction: catalogs.hasLogfetchAction,
+    logfetchActionIds: catalogs.logfetchActionIds,
+  });
+
   orgs.forEach((org, o) => {
     const index = indexes[o]!;
     const path = index.path;
+    const context = activity(index);
+    list(org.accounts)
+      .map(obj)
+      .forEach((a, i) => checkAccountActivity(a, `${path}.accounts[${i}]`, context));
     const parentsOf: number[][] = [];
     list(org.groups)
       .map(obj)
@@ -380,6 +407,7 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       .map(obj)
       .forEach((v, i) => {
         eachRef(v.groups, `${path}.vehicles[${i}].groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
+        checkVehicleDetails(v, `${path}.vehicles[${i}]`, context);
       });
     const currentOf = new Map<number, string>();
     list(org.devices)
@@ -387,6 +415,7 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       .forEach((d, i) => {
         const p = `${path}.devices[${i}]`;
         eachRef(d.groups, `${p}.groups`, (ref, rp) => resolveGroupIndex(index, ref, rp));
+        checkDeviceActivity(d, p, context);
         const owner = str(d.owner);
         if (owner) resolveAccount(index, owner, `${p}.owner`);
         const product = str(d.product);
@@ -438,6 +467,7 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
   orgs.forEach((org, o) => {
     const index = indexes[o]!;
     const path = index.path;
+    const context = activity(index);
     list(org.drivers)
       .map(obj)
       .forEach((d, i) => {
@@ -468,6 +498,7 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
       .map(obj)
       .forEach((t, i) => {
         const p = `${path}.trips[${i}]`;
+        checkTripActivity(t, p, context);
         const device = str(t.device);
         if (device && !index.deviceIds.has(device)) {
           problem(
@@ -543,6 +574,7 @@ export async function checkDataset(knex: Knex, input: unknown, problems: string[
   return {
     organizations,
     productIds,
+    logfetchPositions: catalogs.logfetchPositions,
     resolveProduct: (ref) => {
       const id = resolveProduct(ref, '(internal)');
       if (!id) throw new Error(`internal: unresolved product ${ref} after validation`);
