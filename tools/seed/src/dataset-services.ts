@@ -29,7 +29,7 @@ export const ACCOUNT_ROLES = [
   'WORKSHOP_MANAGER',
   'BILLING',
 ] as const;
-export const DESCRIPTION_SUBJECTS = ['ACCOUNT', 'GROUP', 'DEVICE', 'VEHICLE'] as const;
+export const DESCRIPTION_SUBJECTS = ['ACCOUNT', 'GROUP', 'DEVICE', 'VEHICLE', 'DRIVER'] as const;
 export const TEMPLATE_CONTENT_TYPES = ['TEXT', 'HTML', 'MARKDOWN', 'JSON'] as const;
 export const BOOKING_STATUSES = [
   'PENDING',

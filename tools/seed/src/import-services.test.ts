@@ -32,6 +32,7 @@ function withServices(name: string) {
       { subject: 'DEVICE', of: device, label: 'Installer', value: 'Garage Centre' },
       { subject: 'VEHICLE', of: '1-ABC-123', label: 'Lease contract', value: 'LC-9' },
       { subject: 'ACCOUNT', of: lead, label: 'Department', value: 'Antwerp' },
+      { subject: 'DRIVER', of: 'BE-D-0001', label: 'Licence class', value: 'CE' },
     ],
     alertTemplates: [
       {
@@ -108,8 +109,10 @@ describe('import of the services section', () => {
     const descriptions = await k('fleet.descriptions').where({ organization_id: orgId }).orderBy('label');
     assert.deepEqual(
       descriptions.map((d: { subject: string }) => d.subject),
-      ['GROUP', 'ACCOUNT', 'DEVICE', 'VEHICLE'],
+      ['GROUP', 'ACCOUNT', 'DEVICE', 'VEHICLE', 'DRIVER'],
     );
+    const driver = await k('fleet.drivers').where({ organization_id: orgId, id_key: 'BE-D-0001' }).first();
+    assert.equal(descriptions[4].subject_id, driver.id, 'a driver is named by its idKey');
     const ci = await k('fleet.client_identifications').where({ organization_id: orgId }).first();
     const distributor = await k('fleet.onboarding_distributors').where({ organization_id: orgId }).first();
     assert.equal(ci.distributor_id, distributor.id);
@@ -131,6 +134,7 @@ describe('import of the services section', () => {
     const s = dataset.organizations[0].services;
     s.accountRoles[0].account = 'nobody@example.com';
     s.descriptions[1].of = '000000000000000';
+    s.descriptions[4].of = 'Nobody Driving';
     s.workshops.push({ name: 'garage centre', city: 'Ghent', countryCode: 'BE' });
     s.bookings[0].workshop = 'Nowhere';
     s.clientIdentifications[0].distributor = 'Unknown Distributor';
@@ -147,6 +151,7 @@ describe('import of the services section', () => {
     for (const expected of [
       `${path}.accountRoles[0].account: unknown account "nobody@example.com"`,
       `${path}.descriptions[1].of: unknown device "000000000000000"`,
+      `${path}.descriptions[4].of: unknown driver "Nobody Driving"`,
       `${path}.workshops[2]: duplicate workshop name "garage centre" (also at ${path}.workshops[0])`,
       `${path}.bookings[0].workshop: unknown workshop "Nowhere"`,
       `${path}.clientIdentifications[0].distributor: unknown distributor "Unknown Distributor"`,

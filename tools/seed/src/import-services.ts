@@ -85,6 +85,13 @@ export function checkServices(input: unknown, problems: string[]): void {
         .map((d) => str(d.id))
         .filter(Boolean),
     );
+    // A driver is named by its id, idKey or label; a label two drivers share names neither.
+    const driverRefs = new Map<string, Set<number>>();
+    list(org.drivers).forEach((d, i) => {
+      for (const ref of [str(d.id)?.toLowerCase(), str(d.idKey), str(d.label)])
+        if (ref) driverRefs.set(ref, (driverRefs.get(ref) ?? new Set()).add(i));
+    });
+    const hasDriver = (ref: string) => (driverRefs.get(ref) ?? driverRefs.get(ref.toLowerCase()))?.size === 1;
     const hasAccount = (ref: string) => accounts.has(ref.toLowerCase());
     const unknown = (at: string, what: string, ref: string) =>
       problems.push(`${path}.${at}: unknown ${what} ${q(ref)}`);
@@ -115,6 +122,7 @@ export function checkServices(input: unknown, problems: string[]): void {
       GROUP: (r: string) => groups.has(r) || groups.has(r.toLowerCase()),
       DEVICE: (r: string) => devices.has(r),
       VEHICLE: (r: string) => vehicles.has(r) || vehicles.has(r.toLowerCase()),
+      DRIVER: hasDriver,
     };
     s.descriptions.forEach(
       (d, i) =>
@@ -267,6 +275,7 @@ export async function importServices(
       GROUP: (ref: string) => orgPlan.resolveGroup(ref),
       DEVICE: (ref: string) => ref,
       VEHICLE: (ref: string) => orgPlan.resolveVehicle(ref),
+      DRIVER: (ref: string) => orgPlan.resolveDriver(ref),
     };
 
     for (const r of s.accountRoles)
