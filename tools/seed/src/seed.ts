@@ -793,6 +793,36 @@ function generateOrganization(
       });
     }
   }
+
+  // Drivers who left: inactive, without a vehicle, kept with their badge for the records (a few
+  // per organization; their own generator, so the rows above keep their values).
+  const formerRng = new Rng(`fleetgraph-seed:${spec.key}:${scale}:former-drivers`);
+  const staffed = placements.filter((p) => !p.spare);
+  for (let k = 0; k < Math.max(2, Math.round(count / 25)); k++) {
+    const placement = staffed[formerRng.int(0, staffed.length - 1)]!;
+    const id = uuidV5(`driver:${spec.key}:former:${k}`);
+    const created = now - formerRng.int(400, 900) * DAY;
+    rows.drivers.push({
+      id,
+      organization_id: orgId,
+      label: `${formerRng.pick(spec.names.first)} ${formerRng.pick(spec.names.last)}`,
+      id_key: `${spec.key.toUpperCase()}-X${String(k + 1).padStart(5, '0')}`,
+      user_profile_id: null,
+      user_contact_id: placement.owner,
+      current_vehicle_id: null,
+      default_vehicle_id: null,
+      active: false,
+      created_at: new Date(created),
+      updated_at: new Date(now - formerRng.int(30, 300) * DAY),
+    });
+    rows.groupDrivers.push({ group_id: placement.group.id, driver_id: id });
+    rows.driverAuxiliaryDevices.push({
+      id: uuidV5(`driver-aux:${spec.key}:former:${k}:badge`),
+      driver_id: id,
+      kind: 'BADGE',
+      serial_number: `BDG-${spec.key.toUpperCase()}-X${String(k + 1).padStart(6, '0')}`,
+    });
+  }
 }
 
 const HEAVY_TRUCKS = new Set(['FH 500', 'R 450', 'XF 480', 'TGX 18.510']);
