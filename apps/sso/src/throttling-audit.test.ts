@@ -59,6 +59,39 @@ describe('brute-force throttling', () => {
     assert.equal((await passwordGrant(last.email, last.password, '10.9.9.10')).statusCode, 200);
   });
 
+  test('a burst of concurrent wrong passwords gets at most MAX_FAILURES checks, the rest 429', async () => {
+    const user = await insertUser(sso.knex);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => passwordGrant(user.email, `wrong-${i}`, `10.7.${i}.1`)),
+    );
+    const checked = answers.filter((res) => res.statusCode === 400).length;
+    const refused = answers.filter((res) => res.statusCode === 429).length;
+    assert.equal(checked + refused, 40);
+    // Each attempt is counted before its check, so a burst is cut at MAX_FAILURES checks at most
+    // (when all arrive together, each sees the others and none is checked).
+    assert.ok(checked <= MAX_FAILURES, `${checked} passwords were checked`);
+    const recorded = await sso
+      .knex('sso.auth_failures')
+      .where('key', `account:${user.email.toLowerCase()}`)
+      .count({ n: '*' })
+      .first();
+    assert.equal(
+      Number(recorded!.n),
+      checked,
+      'refused attempts are not recorded (they cannot extend the lockout)',
+    );
+    assert.equal(
+      (await passwordGrant(user.email, user.password, '10.7.99.1')).statusCode,
+      checked < MAX_FAILURES ? 200 : 429,
+    );
+  });
+
+  test('a success removes its own attempt record: the address is not charged for it', async () => {
+    const user = await insertUser(sso.knex);
+    assert.equal((await passwordGrant(user.email, user.password, '10.8.0.1')).statusCode, 200);
+    assert.equal((await sso.knex('sso.auth_failures').where('key', 'ip:10.8.0.1')).length, 0);
+  });
+
   test('a success clears the account failures', async () => {
     const user = await insertUser(sso.knex);
     for (let i = 0; i < MAX_FAILURES - 1; i++) await passwordGrant(user.email, 'wrong', `10.1.0.${i + 1}`);

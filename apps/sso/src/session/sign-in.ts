@@ -4,11 +4,12 @@
  *   seconds to wait);
  * - argon2 check; an unknown user is checked against a decoy hash (same time, same answer);
  *   a disabled user gets the same answer as a wrong password;
- * - failures are recorded for throttling; a success clears the account's failures;
+ * - an attempt is recorded before the password is checked (data/throttle.ts beginAttempt); a
+ *   success removes it and clears the account's failures;
  * - every outcome is audited.
  */
 import { audit } from '../data/audit';
-import { clearAccountFailures, recordFailure, retryAfterSeconds, throttleKeys } from '../data/throttle';
+import { attemptSucceeded, beginAttempt, throttleKeys } from '../data/throttle';
 import { findUserByEmail } from '../data/users';
 import type { OAuthContext } from '../oauth/context';
 import { decoyHash, verifyPassword } from '../passwords';
@@ -21,8 +22,8 @@ export async function attemptSignIn(
   input: { email: string; password: string; ip: string; clientId: string | null },
 ): Promise<SignInOutcome> {
   const keys = throttleKeys(input.email, input.ip);
-  const wait = await retryAfterSeconds(ctx.knex, keys);
-  if (wait > 0) {
+  const { wait, attempt } = await beginAttempt(ctx.knex, keys);
+  if (!attempt) {
     await audit(ctx.knex, 'sign_in.throttled', { clientId: input.clientId, ip: input.ip });
     return {
       ok: false,
@@ -34,11 +35,10 @@ export async function attemptSignIn(
   const user = await findUserByEmail(ctx.knex, input.email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
   if (!user || !passwordOk || user.disabled) {
-    await recordFailure(ctx.knex, keys);
     await audit(ctx.knex, 'sign_in.failure', { userId: user?.id, clientId: input.clientId, ip: input.ip });
     return { ok: false, status: 401, message: 'The email address or password is not correct.' };
   }
-  await clearAccountFailures(ctx.knex, input.email);
+  await attemptSucceeded(ctx.knex, attempt, input.email);
   await audit(ctx.knex, 'sign_in.success', { userId: user.id, clientId: input.clientId, ip: input.ip });
   return { ok: true, userId: user.id };
 }

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { audit } from '../../data/audit';
-import { clearAccountFailures, recordFailure, retryAfterSeconds, throttleKeys } from '../../data/throttle';
+import { attemptSucceeded, beginAttempt, throttleKeys } from '../../data/throttle';
 import { findUserByEmail } from '../../data/users';
 import { OAuthError } from '../../errors';
 import { decoyHash, verifyPassword } from '../../passwords';
@@ -44,8 +44,8 @@ export async function passwordGrant(
   const scope = checkScope(params.scope, PASSWORD_GRANT_SCOPE);
 
   const keys = throttleKeys(username, meta.ip);
-  const wait = await retryAfterSeconds(ctx.knex, keys);
-  if (wait > 0) {
+  const { wait, attempt } = await beginAttempt(ctx.knex, keys);
+  if (!attempt) {
     await audit(ctx.knex, 'token.throttled', {
       clientId: client.clientId,
       ip: meta.ip,
@@ -57,7 +57,6 @@ export async function passwordGrant(
   const user = await findUserByEmail(ctx.knex, username.trim());
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
   if (!user || !passwordOk || user.disabled) {
-    await recordFailure(ctx.knex, keys);
     await audit(ctx.knex, 'token.refused', {
       userId: user?.id,
       clientId: client.clientId,
@@ -66,7 +65,7 @@ export async function passwordGrant(
     });
     throw new OAuthError('invalid_grant', BAD_CREDENTIALS);
   }
-  await clearAccountFailures(ctx.knex, username);
+  await attemptSucceeded(ctx.knex, attempt, username);
 
   return ctx.knex.transaction(async (trx) => {
     const tokens = await issueTokens(ctx, trx, {
