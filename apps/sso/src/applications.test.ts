@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createRevocationList } from '@fleetgraph/auth';
 import { runAdminCommand, UsageError } from './admin/commands';
 import { hashClientSecret } from './data/applications';
 import {
@@ -97,6 +98,39 @@ describe('applications and client authentication', () => {
 });
 
 describe('admin CLI commands', () => {
+  test('disabling a user or resetting the password ends its access tokens, published for the gateway', async () => {
+    const revocations = createRevocationList();
+    const user = await insertUser(sso.knex);
+    const login = async () =>
+      (
+        await postToken(sso.app, { grant_type: 'password', username: user.email, password: user.password })
+      ).json() as { access_token: string; refresh_token: string };
+    const jtiOf = (token: string) => decodePart(token, 1).jti as string;
+    const me = (token: string) =>
+      sso.app.inject({ url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+
+    const first = await login();
+    await runAdminCommand(sso.knex, ['user', 'disable', '--email', user.email], { revocations });
+    assert.equal(await revocations.isRevoked(jtiOf(first.access_token)), true, 'published on disable');
+    const refreshed = await postToken(sso.app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+    });
+    assert.equal(refreshed.json().error, 'invalid_grant');
+    await runAdminCommand(sso.knex, ['user', 'enable', '--email', user.email]);
+
+    const second = await login();
+    assert.equal((await me(second.access_token)).statusCode, 200);
+    await runAdminCommand(
+      sso.knex,
+      ['user', 'reset-password', '--email', user.email, '--password', 'a brand new password'],
+      { revocations },
+    );
+    assert.equal(await revocations.isRevoked(jtiOf(second.access_token)), true, 'published on reset');
+    assert.equal((await me(second.access_token)).statusCode, 401);
+    await revocations.close();
+  });
+
   test('user create, disable, enable and reset-password', async () => {
     const out = await runAdminCommand(sso.knex, [
       'user',

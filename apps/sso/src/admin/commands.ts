@@ -26,7 +26,8 @@ import {
 } from '../data/applications';
 import { validateApplicationSettings } from '../data/application-input';
 import { audit } from '../data/audit';
-import { revokeClientTokens } from '../data/refresh-tokens';
+import type { RevokedAccessToken } from '../data/access-tokens';
+import { revokeTokensOf } from '../data/refresh-tokens';
 import { findUserByEmail } from '../data/users';
 import { listSigningKeys, rotateSigningKey } from '../keys';
 import { hashPassword } from '../passwords';
@@ -99,6 +100,12 @@ export async function runAdminCommand(
   }
   const { values, positionals } = parsed;
   const command = positionals.slice(0, 2).join(' ');
+  // Revoked access tokens are recorded in the database (the SSO refuses them) and, when a shared
+  // list is given, published for the gateway and subgraphs; without one they stay usable there
+  // until they expire (<= 2 h).
+  const publish = async (revoked: RevokedAccessToken[]) => {
+    if (options.revocations) await Promise.all(revoked.map((t) => options.revocations!.revoke(t.jti, t.exp)));
+  };
 
   switch (command) {
     case 'user create': {
@@ -125,7 +132,11 @@ export async function runAdminCommand(
       const user = await userByEmail(knex, required(values.email, 'email'));
       const disabled = command === 'user disable';
       await knex('sso.users').where({ id: user.id }).update({ disabled, updated_at: knex.fn.now() });
-      if (disabled) await knex('sso.sessions').where({ user_id: user.id }).delete();
+      if (disabled) {
+        // Signed out everywhere: sessions, refresh tokens, and access tokens (at the gateway too).
+        await knex('sso.sessions').where({ user_id: user.id }).delete();
+        await publish(await revokeTokensOf(knex, { userId: user.id }));
+      }
       await audit(knex, 'admin.user', {
         userId: user.id,
         detail: { action: disabled ? 'disable' : 'enable' },
@@ -136,19 +147,17 @@ export async function runAdminCommand(
       const user = await userByEmail(knex, required(values.email, 'email'));
       const password = values.password ?? generatedPassword();
       if (password.length < 10) throw new UsageError('--password must be at least 10 characters');
-      await knex.transaction(async (trx) => {
+      const revoked = await knex.transaction(async (trx) => {
         await trx('sso.users')
           .where({ id: user.id })
           .update({ password_hash: await hashPassword(password), updated_at: trx.fn.now() });
         await trx('sso.sessions').where({ user_id: user.id }).delete();
-        await trx('sso.refresh_tokens')
-          .where({ user_id: user.id })
-          .whereNull('revoked_at')
-          .update({ revoked_at: trx.fn.now() });
         await audit(trx, 'admin.user', { userId: user.id, detail: { action: 'reset-password' } });
+        return revokeTokensOf(trx, { userId: user.id });
       });
+      await publish(revoked);
       return [
-        `password of ${user.email} reset; sessions and refresh tokens ended`,
+        `password of ${user.email} reset; sessions, refresh and access tokens ended`,
         ...(values.password ? [] : [`password (shown once): ${password}`]),
       ];
     }
@@ -200,11 +209,7 @@ export async function runAdminCommand(
     case 'app delete': {
       const clientId = required(values['client-id'], 'client-id');
       if (!(await findApplication(knex, clientId))) throw new UsageError(`no application ${clientId}`);
-      // Recorded in the database (the SSO refuses them) and, when a shared list is given, published
-      // for the gateway; without one they stay usable at the gateway until they expire (<= 2 h).
-      const revoked = await revokeClientTokens(knex, clientId);
-      if (options.revocations)
-        await Promise.all(revoked.map((token) => options.revocations!.revoke(token.jti, token.exp)));
+      await publish(await revokeTokensOf(knex, { clientId }));
       await deleteApplication(knex, clientId);
       await audit(knex, 'admin.application', { clientId, detail: { action: 'delete' } });
       return [`application ${clientId} deleted; its tokens are revoked`];

@@ -104,14 +104,18 @@ export async function findRefreshToken(
   return row ? toRow(row) : undefined;
 }
 
-/** Revokes every refresh and access token of a client (its deletion); returns the access tokens. */
-export async function revokeClientTokens(db: Knex, clientId: string): Promise<RevokedAccessToken[]> {
-  await db('sso.refresh_tokens')
-    .where({ client_id: clientId })
-    .whereNull('revoked_at')
-    .update({ revoked_at: db.fn.now() });
+/**
+ * Revokes every refresh and access token of a client (its deletion) or of a user (disabled, or
+ * password reset); returns the unexpired access tokens, for the shared revocation list.
+ */
+export async function revokeTokensOf(
+  db: Knex,
+  owner: { clientId: string } | { userId: string },
+): Promise<RevokedAccessToken[]> {
+  const where = 'clientId' in owner ? { client_id: owner.clientId } : { user_id: owner.userId };
+  await db('sso.refresh_tokens').where(where).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
   const rows: { jti: string; expires_at: Date }[] = await db('sso.access_tokens')
-    .where({ client_id: clientId })
+    .where(where)
     .whereNull('revoked_at')
     .where('expires_at', '>', db.fn.now())
     .update({ revoked_at: db.fn.now() })

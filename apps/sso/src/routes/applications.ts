@@ -22,7 +22,7 @@ import {
   updateApplication,
 } from '../data/applications';
 import { audit } from '../data/audit';
-import { revokeClientTokens } from '../data/refresh-tokens';
+import { revokeTokensOf } from '../data/refresh-tokens';
 import { findUserById } from '../data/users';
 import type { OAuthContext } from '../oauth/context';
 import { publishRevocations } from '../oauth/revoke';
@@ -254,7 +254,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
     const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
     if (!application) return notFound(reply);
-    await publishRevocations(ctx, await revokeClientTokens(ctx.knex, application.clientId));
+    await publishRevocations(ctx, await revokeTokensOf(ctx.knex, { clientId: application.clientId }));
     await deleteApplication(ctx.knex, application.clientId);
     await audit(ctx.knex, 'admin.application', {
       userId: user.id,
