@@ -266,7 +266,7 @@ describe('refresh token grant', () => {
     assert.equal((await me(winner.access_token)).statusCode, 401);
   });
 
-  test('a scope parameter may only narrow; a refused scope does not consume the token', async () => {
+  test('a scope parameter may only narrow the access token; a refused scope does not consume the token', async () => {
     const { refresh_token } = await login();
     await sso
       .knex('sso.refresh_tokens')
@@ -283,7 +283,10 @@ describe('refresh token grant', () => {
       .knex('sso.refresh_tokens')
       .where({ token_hash: hashRefreshToken(narrowed.json().refresh_token) })
       .first();
-    assert.equal(row.scope, 'read');
+    assert.equal(row.scope, 'public read', 'the new refresh token keeps the original scope (RFC 6749 6)');
+    const widenedAgain = await refresh(narrowed.json().refresh_token, { scope: 'public read' });
+    assert.equal(widenedAgain.statusCode, 200, 'a later refresh may ask for the original scope again');
+    assert.equal(widenedAgain.json().scope, 'public read');
   });
 
   test('a refresh token revoked after login is refused and not rotated', async () => {

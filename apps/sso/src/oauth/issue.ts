@@ -90,7 +90,14 @@ export function tokenResponse(
 export async function issueTokens(
   ctx: OAuthContext,
   trx: Knex.Transaction,
-  grant: { user: User; clientId: string | null; scope: string; familyId: string },
+  grant: {
+    user: User;
+    clientId: string | null;
+    scope: string;
+    familyId: string;
+    /** The refresh token's scope when wider than this access token's (a narrowed refresh, RFC 6749 6). */
+    refreshScope?: string;
+  },
 ): Promise<TokenResponse> {
   const signed = await signAccessToken(ctx, grant);
   await recordAccessToken(trx, {
@@ -104,7 +111,7 @@ export async function issueTokens(
     familyId: grant.familyId,
     userId: grant.user.id,
     clientId: grant.clientId,
-    scope: grant.scope,
+    scope: grant.refreshScope ?? grant.scope,
     ttlSeconds: ctx.config.refreshTokenTtl,
   });
   return tokenResponse(ctx, signed, refreshToken, grant.scope);

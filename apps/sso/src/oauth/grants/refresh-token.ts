@@ -18,7 +18,8 @@
  * - presenting an already rotated token is taken as theft: the whole family (its refresh tokens
  *   and the access tokens issued from it) is revoked, the access tokens are published to the
  *   shared revocation list, and the answer is invalid_grant;
- * - a scope parameter may only narrow the original scope (invalid_scope otherwise);
+ * - a scope parameter may only narrow the original scope (invalid_scope otherwise), and narrows
+ *   only the access token: the new refresh token keeps the original scope (RFC 6749 section 6);
  * - the user must still exist and not be disabled.
  */
 import { randomUUID } from 'node:crypto';
@@ -87,11 +88,14 @@ export async function refreshTokenGrant(
 
     await markRotated(trx, token.id);
     revoked = await supersedeAccessTokens(trx, token.familyId);
+    // The access token gets the (possibly narrowed) scope; the new refresh token keeps the
+    // original one, so a later refresh may ask for it again (RFC 6749 section 6).
     const tokens = await issueTokens(ctx, trx, {
       user,
       clientId: token.clientId,
       scope,
       familyId: token.familyId,
+      refreshScope: token.scope,
     });
     await audit(trx, 'token.issued', {
       userId: user.id,
