@@ -74,6 +74,48 @@ describe('token endpoint errors', () => {
     assertOAuthError(res, 400, 'invalid_request');
   });
 
+  test('a NUL character in any parameter is a clear refusal, never a server error', async () => {
+    const form = (fields: Record<string, string>) =>
+      sso.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+      });
+    assertOAuthError(
+      await form({ grant_type: 'password', username: 'a\u0000b', password: 'x' }),
+      400,
+      'invalid_request',
+    );
+    assertOAuthError(
+      await form({ grant_type: 'password', username: 'a', password: 'x', client_id: 'a\u0000b' }),
+      400,
+      'invalid_request',
+    );
+    const basic = await sso.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('a%00b:secret').toString('base64')}`,
+      },
+      payload: 'grant_type=password&username=a&password=b',
+    });
+    assertOAuthError(basic, 401, 'invalid_client');
+    for (const url of ['/oauth/revoke', '/oauth/introspect']) {
+      const res = await sso.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token: 't', client_id: 'a\u0000b' }).toString(),
+      });
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+      assert.equal(res.json().error, 'invalid_request');
+    }
+    const authorize = await sso.app.inject({ url: `/oauth/authorize?client_id=a%00b&response_type=code` });
+    assert.equal(authorize.statusCode, 400, 'an error page, not a redirect or a 500');
+  });
+
   test('malformed or unexpected bodies are invalid_request, not 415 or 500', async () => {
     const cases = [
       { 'content-type': 'application/json', payload: '{"grant_type": "password",' },

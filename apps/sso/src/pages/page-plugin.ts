@@ -33,14 +33,18 @@ export function queryString(request: FastifyRequest): string {
 }
 
 /** A single string field of a form body (a repeated or missing field is undefined). */
+/**
+ * A form field's value. A value holding a NUL character (never typed by a person, and refused by
+ * PostgreSQL) counts as not given, so the form's own checks answer it, never a server error.
+ */
 export function formField(body: unknown, name: string): string | undefined {
   const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : undefined;
+  return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
 }
 
 /** Every value of a field that may repeat (checkboxes). */
 export function formFields(body: unknown, name: string): string[] {
   const value = (body as Record<string, unknown> | undefined)?.[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  return values.filter((v): v is string => typeof v === 'string' && !v.includes('\u0000'));
 }

@@ -23,14 +23,18 @@ function decodeBasic(header: string): { id: string; secret: string } {
   const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   if (colon <= 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials');
+  let credentials: { id: string; secret: string };
   try {
-    return {
+    credentials = {
       id: decodeURIComponent(decoded.slice(0, colon)),
       secret: decodeURIComponent(decoded.slice(colon + 1)),
     };
   } catch {
     throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials');
   }
+  if (credentials.id.includes('\u0000') || credentials.secret.includes('\u0000'))
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials');
+  return credentials;
 }
 
 /** The presented credentials, not yet checked. */

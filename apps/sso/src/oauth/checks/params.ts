@@ -5,6 +5,7 @@
  * - every parameter is a single string: a repeated parameter or a non-string JSON value is
  *   invalid_request (RFC 6749 3.1: parameters MUST NOT be included more than once);
  * - empty values count as absent (RFC 6749 3.1);
+ * - a value holding a NUL character is invalid_request (no client sends one; PostgreSQL refuses it);
  * - a required parameter that is absent is invalid_request naming it.
  */
 import { OAuthError } from '../../errors';
@@ -22,6 +23,8 @@ export function readParams(body: unknown): TokenParams {
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string')
       throw new OAuthError('invalid_request', `Parameter ${name} must be a string`);
+    if (value.includes('\u0000'))
+      throw new OAuthError('invalid_request', `Parameter ${name} contains a NUL character`);
     params[name] = value;
   }
   return params;
