@@ -389,6 +389,24 @@ describe('authorization_code grant', () => {
     assert.match(downgrade.json().error_description, /code_challenge/);
   });
 
+  test('a public client is never authorized silently: a remembered consent still shows the page', async () => {
+    const native = await insertApplication(sso.knex, { confidential: false, name: 'Native Twice' });
+    const browser = new Browser(sso.app);
+    await getCode({ code_challenge: pkcePair().challenge }, native, browser);
+    const again = await browser.get(
+      authorizeUrl({
+        client_id: native.clientId,
+        redirect_uri: REDIRECT_URI,
+        response_type: 'code',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    assert.equal(again.statusCode, 200, 'the consent page, not a redirect with a code');
+    assert.match(again.body, /Native Twice/);
+    assert.match(again.body, /name="decision"/);
+  });
+
   test('a public client: PKCE with client_id only (none), and its refresh tokens are bound to it', async () => {
     const native = await insertApplication(sso.knex, { confidential: false, name: 'Native' });
     const { verifier, challenge } = pkcePair();

@@ -1,8 +1,9 @@
 /**
  * The authorization endpoint and its pages (spec 5.3, RFC 6749 4.1).
  * - GET /oauth/authorize: checks the request (checks/authorization-request.ts); no session ->
- *   sign-in page; signed in and consent remembered for these scopes -> 302 to redirect_uri with
- *   code, state and iss; else the consent page naming the application and the scopes;
+ *   sign-in page; signed in and consent remembered for these scopes (confidential clients only:
+ *   a public client's user confirms every time) -> 302 to redirect_uri with code, state and iss;
+ *   else the consent page naming the application and the scopes;
  * - POST /oauth/authorize/sign-in?<request>: CSRF token, then session/sign-in.ts (throttling per
  *   account and address: 429 page with Retry-After; argon2; unknown and disabled users refused
  *   like a wrong password); success starts a new session and 303s back to GET
@@ -132,7 +133,12 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
     const authz = await checkAuthorizationRequest(ctx, request.query);
     const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
     if (!userId) return showSignIn(request, reply, authz, 200);
-    if (await hasConsent(ctx.knex, userId, authz.application.clientId, authz.scope.split(' '))) {
+    // A remembered consent skips the page for confidential clients only: anyone can present a
+    // public client's id, so its user confirms every time (RFC 6749 10.2, RFC 8252 8.6).
+    if (
+      authz.application.confidential &&
+      (await hasConsent(ctx.knex, userId, authz.application.clientId, authz.scope.split(' ')))
+    ) {
       return issueCode(request, reply, authz, userId, 302);
     }
     return showConsent(request, reply, authz, userId);
