@@ -17,6 +17,7 @@
  * - POST /explorer/logout: revokes the refresh token (and so its access tokens) at the SSO and
  *   clears the cookie; same header rule.
  */
+import { createHash } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import oauth2, { type OAuth2Namespace, type Token } from '@fastify/oauth2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,6 +29,7 @@ import { sessionCodec, type ExplorerSession } from './session';
 
 export const EXPLORER_SCOPES = ['public', 'read', 'write'];
 const CLIENT_HEADER = 'x-fleetgraph-explorer';
+const SSO_TIMEOUT_MS = 5_000;
 /** Refresh the access token when it has less than this many seconds left. */
 const REFRESH_MARGIN_SECONDS = 60;
 
@@ -110,6 +112,8 @@ async function configureSignIn(
         revokePath: '/oauth/revoke',
       },
       options: { authorizationMethod: 'header' },
+      // The SSO not answering must not hold the callback, refresh or sign-out forever.
+      http: { timeout: SSO_TIMEOUT_MS },
     },
     startRedirectPath: '/explorer/login',
     callbackUri: `${explorer.publicUrl}/explorer/callback`,
@@ -203,7 +207,23 @@ async function configureSignIn(
     }
   });
 
-  async function refresh(request: FastifyRequest, session: ExplorerSession) {
+  // One refresh per refresh token at a time: two tabs (or GraphiQL's schema fetch beside a query)
+  // asking at once share it. Two uses of one refresh token would look like theft to the SSO,
+  // which would revoke the whole login.
+  const refreshing = new Map<string, Promise<ExplorerSession | undefined>>();
+  function refresh(request: FastifyRequest, session: ExplorerSession) {
+    const key = createHash('sha256')
+      .update(session.refreshToken ?? '')
+      .digest('base64url');
+    let pending = refreshing.get(key);
+    if (!pending) {
+      pending = refreshOnce(request, session).finally(() => refreshing.delete(key));
+      refreshing.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function refreshOnce(request: FastifyRequest, session: ExplorerSession) {
     try {
       const { token } = await sso.getNewAccessTokenUsingRefreshToken(
         {

@@ -9,8 +9,12 @@
   var HEADERS = { 'x-fleetgraph-explorer': '1' };
   var session = { signedIn: false };
 
+  var loading = null;
+
+  /** The session from the gateway; concurrent callers share one request (one refresh at most). */
   function loadSession() {
-    return fetch('/explorer/session', { headers: HEADERS, credentials: 'same-origin', cache: 'no-store' })
+    if (loading) return loading;
+    loading = fetch('/explorer/session', { headers: HEADERS, credentials: 'same-origin', cache: 'no-store' })
       .then(function (response) {
         return response.ok ? response.json() : { signedIn: false };
       })
@@ -19,9 +23,11 @@
       })
       .then(function (loaded) {
         session = loaded;
+        loading = null;
         showUser();
         return session;
       });
+    return loading;
   }
 
   /** The current access token, renewed through the gateway shortly before it expires. */
