@@ -24,10 +24,15 @@ export function contextFactory(verifier: TokenVerifier) {
       return { user, token, requestId: request.id, observation: observationFor(request) };
     } catch (error) {
       if (error instanceof AuthError) {
+        // RFC 6750 3.1: no error code when the request carried no token at all.
+        const challenge =
+          error.reason === 'missing_token'
+            ? 'Bearer realm="fleetgraph"'
+            : 'Bearer realm="fleetgraph", error="invalid_token"';
         throw new GraphQLError(error.message, {
           extensions: {
             code: 'UNAUTHENTICATED',
-            http: { status: 401, headers: new Map([['www-authenticate', `Bearer error="invalid_token"`]]) },
+            http: { status: 401, headers: new Map([['www-authenticate', challenge]]) },
           },
         });
       }

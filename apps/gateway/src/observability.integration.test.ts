@@ -83,6 +83,8 @@ describe('GET /metrics', () => {
     await run('query Bad { nope }');
     await run('query Late { alpha { id } }'); // a fourth distinct name: over the cap of 3
     await run('query Named { alpha { id } }', {}); // no token
+    // Refused callers naming operations: never a label of their choosing.
+    for (let i = 0; i < 5; i++) await run(`query Junk${i} { alpha { id } }`, { operationName: `Junk${i}` });
     const response = await app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/plain; version=0\.0\.4/);
@@ -91,8 +93,9 @@ describe('GET /metrics', () => {
 
   test('requests and latency per operation name; unnamed is "anonymous", names past the cap are "other"', () => {
     assert.equal(sample(text, 'gateway_requests_total{operation="Named",status="200"}'), 2);
-    // Refused before parsing: named only by the request's operationName, which it did not send.
-    assert.equal(sample(text, 'gateway_requests_total{operation="anonymous",status="401"}'), 1);
+    // Refused before parsing (no token): one label for all of them, whatever name they sent.
+    assert.equal(sample(text, 'gateway_requests_total{operation="unauthenticated",status="401"}'), 6);
+    assert.doesNotMatch(text, /operation="Junk/);
     assert.equal(sample(text, 'gateway_requests_total{operation="anonymous",status="200"}'), 1);
     assert.equal(sample(text, 'gateway_requests_total{operation="Partial",status="200"}'), 1);
     assert.equal(sample(text, 'gateway_requests_total{operation="Bad",status="400"}'), 1);
@@ -117,7 +120,7 @@ describe('GET /metrics', () => {
   test('GraphQL errors by extensions.code', () => {
     assert.equal(sample(text, 'gateway_graphql_errors_total{code="SUBGRAPH_UNAVAILABLE"}'), 1);
     assert.equal(sample(text, 'gateway_graphql_errors_total{code="GRAPHQL_VALIDATION_FAILED"}'), 1);
-    assert.equal(sample(text, 'gateway_graphql_errors_total{code="UNAUTHENTICATED"}'), 1);
+    assert.equal(sample(text, 'gateway_graphql_errors_total{code="UNAUTHENTICATED"}'), 6);
   });
 
   test('cache lookups: with caching never turned on for the login, every answered operation bypasses', () => {

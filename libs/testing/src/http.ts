@@ -16,6 +16,7 @@ export async function injectGraphQL<D = any>(
     token?: string;
     path?: string;
     headers?: Record<string, string>;
+    operationName?: string;
   } = {},
 ): Promise<GraphQLResponse<D>> {
   const response = await app.inject({
@@ -28,7 +29,11 @@ export async function injectGraphQL<D = any>(
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...options.headers,
     },
-    payload: JSON.stringify({ query, variables: options.variables ?? {} }),
+    payload: JSON.stringify({
+      query,
+      variables: options.variables ?? {},
+      ...(options.operationName ? { operationName: options.operationName } : {}),
+    }),
   });
   const body = response.json() as { data?: D; errors?: GraphQLResponse['errors'] };
   return { status: response.statusCode, headers: response.headers, ...body };

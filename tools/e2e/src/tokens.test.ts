@@ -44,6 +44,11 @@ async function expectRefused(token: string | undefined) {
   assert.equal(res.status, 401);
   assert.equal(res.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
   assert.equal(res.data ?? null, null, 'no data with a refused token');
+  // RFC 6750 3.1: a challenge always; an error code only when a token was sent.
+  assert.equal(
+    res.headers['www-authenticate'],
+    token === undefined ? 'Bearer realm="fleetgraph"' : 'Bearer realm="fleetgraph", error="invalid_token"',
+  );
 }
 
 describe('token checks at the gateway', () => {

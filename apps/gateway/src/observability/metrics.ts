@@ -2,7 +2,8 @@
  * Prometheus metrics of the gateway, in a registry of its own (plus the default process metrics).
  *
  * Label cardinality is bounded: operation names come from clients, so a name is used only when it
- * is a valid GraphQL name of at most 64 characters, unnamed operations are "anonymous", and past
+ * is a valid GraphQL name of at most 64 characters, unnamed operations are "anonymous", requests
+ * refused for want of a valid token are all "unauthenticated" whatever name they send, and past
  * `maxOperations` distinct names every new one is counted as "other". Error codes are capped the
  * same way. Subgraph names come from the supergraph; cache results are a fixed set.
  */
@@ -103,7 +104,9 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     registry,
     operationLabel,
     request(operation, status, seconds) {
-      const label = operationLabel(operation);
+      // A caller without a valid token may not choose label values: with made-up operation names
+      // it could use up the label budget and hide the real operations under "other".
+      const label = status === 401 ? 'unauthenticated' : operationLabel(operation);
       requests.inc({ operation: label, status: String(status) });
       requestDuration.observe({ operation: label }, seconds);
     },
