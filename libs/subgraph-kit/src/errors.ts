@@ -2,9 +2,10 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Errors a client caused keep their message and code; anything else (a bug, a lost database)
- * becomes INTERNAL_SERVER_ERROR with a generic message, and the real error is logged with the
- * request id.
+ * Errors a client caused keep their message and code (a request refused before GraphQL, such as a
+ * body over the size limit, is PAYLOAD_TOO_LARGE, HTTP 413, or BAD_REQUEST, HTTP 400); anything
+ * else (a bug, a lost database) becomes INTERNAL_SERVER_ERROR with a generic message, and the real
+ * error is logged with the request id.
  */
 export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLogger): GraphQLError[] {
   const out: GraphQLError[] = [];
@@ -20,6 +21,17 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
     }
     if (!original) {
       out.push(withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+      continue;
+    }
+    const status = original.statusCode;
+    if (!error.path && typeof status === 'number' && status >= 400 && status < 500) {
+      // The request itself was refused before GraphQL (Fastify: body over the size limit, body
+      // that is not JSON...): a client error with its own message, never an internal one.
+      out.push(
+        new GraphQLError(original.message, {
+          extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' },
+        }),
+      );
       continue;
     }
     if (original instanceof GraphQLError || error.extensions?.code) {
@@ -49,6 +61,9 @@ function withCode(error: GraphQLError, fallback: string): GraphQLError {
   });
 }
 
+/** HTTP status of a request refused before GraphQL, by code. */
+const REQUEST_STATUS: Record<string, number | undefined> = { PAYLOAD_TOO_LARGE: 413, BAD_REQUEST: 400 };
+
 export function errorResponse(
   result: ExecutionResult & { errors: readonly GraphQLError[] },
   log: FastifyBaseLogger,
@@ -56,5 +71,10 @@ export function errorResponse(
   const errors = formatErrors(result.errors, log).map((e) => e.toJSON());
   const validationOnly =
     !result.data && errors.every((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED');
-  return { statusCode: validationOnly ? 400 : 200, response: { data: result.data ?? null, errors } };
+  const refused =
+    !result.data && errors.length === 1 ? REQUEST_STATUS[String(errors[0]!.extensions?.code)] : undefined;
+  return {
+    statusCode: refused ?? (validationOnly ? 400 : 200),
+    response: { data: result.data ?? null, errors },
+  };
 }

@@ -4,3 +4,4 @@ export { formatErrors } from './errors';
 export { DateTimeScalar } from './scalars';
 export { loadSubgraphConfig, type SubgraphConfig } from './config';
 export { createSubgraphApp, type SubgraphBuildOptions, type SubgraphDefinition } from './app';
+export { checkArgumentValues, MAX_LIST_ITEMS, MAX_ENTITY_REPRESENTATIONS } from './input-limits';

@@ -3,7 +3,8 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 /** ISO 8601 UTC timestamps out; ISO 8601 strings in (BAD_USER_INPUT otherwise). */
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
-  description: 'An ISO 8601 UTC timestamp, e.g. 2026-11-22T08:30:00.000Z.',
+  description:
+    'An ISO 8601 timestamp, e.g. 2026-11-22T08:30:00.000Z; answers are UTC, and an argument without an offset is read as UTC.',
   serialize(value) {
     const date = value instanceof Date ? value : new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date');
@@ -18,15 +19,35 @@ export const DateTimeScalar = new GraphQLScalarType({
   },
 });
 
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/;
+
 function parseDate(value: unknown): Date {
-  if (
-    typeof value !== 'string' ||
-    !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
-  ) {
-    throw badDate(value);
-  }
-  const date = new Date(value);
+  const match = typeof value === 'string' ? ISO_8601.exec(value) : null;
+  if (!match) throw badDate(value);
+  const [, year, month, day, hour, minute, second, zone, sign, offsetHours, offsetMinutes] = match;
+  // Every DateTime is UTC unless it names its offset: never the server's own time zone.
+  const date = new Date(hour !== undefined && zone === undefined ? `${value as string}Z` : (value as string));
   if (Number.isNaN(date.getTime())) throw badDate(value);
+  // JavaScript rolls impossible values over (2026-02-31 is March 3, 24:00 the next day): the date
+  // must show, in the offset it was written in, exactly the components the text gives.
+  const given = [year, month, day, hour ?? '00', minute ?? '00', second ?? '00'].map(Number);
+  const offset = sign ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) : 0;
+  const at = new Date(date.getTime() + offset * 60_000);
+  const shown = [
+    at.getUTCFullYear(),
+    at.getUTCMonth() + 1,
+    at.getUTCDate(),
+    at.getUTCHours(),
+    at.getUTCMinutes(),
+    at.getUTCSeconds(),
+  ];
+  if (shown.some((n, i) => n !== given[i])) {
+    throw new GraphQLError(
+      `DateTime must be a date and time that exists (got ${JSON.stringify(value)}: no such day, hour, minute or second)`,
+      { extensions: { code: 'BAD_USER_INPUT' } },
+    );
+  }
   return date;
 }
 

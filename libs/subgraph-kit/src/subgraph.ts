@@ -5,6 +5,9 @@
  * Every request to /graphql must carry a valid access token: the subgraph verifies it itself
  * (cached per token), so a direct call is held to the same rules as one through the gateway.
  * Loaders are created per request, so entity lookups within one request are batched.
+ * Before execution, argument values over the input limits (input-limits.ts: lists of more than
+ * MAX_LIST_ITEMS items, strings with U+0000, too many `_entities` representations) are refused
+ * with BAD_USER_INPUT.
  */
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
@@ -13,6 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import { AuthError, bearerToken, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
 import { errorResponse } from './errors';
+import { checkArgumentValues } from './input-limits';
 
 export interface SubgraphContext<L = unknown> {
   user: UserContext;
@@ -76,6 +80,12 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         const log = (context as unknown as { reply?: { log: FastifyRequest['log'] } }).reply?.log ?? app.log;
         return errorResponse(execution, log);
       },
+    });
+    // Every request, before execution: lists over the documented maximum and strings PostgreSQL
+    // cannot store are BAD_USER_INPUT rather than a database error (see input-limits.ts).
+    scope.graphql.addHook('preExecution', async (_schema, document, _context, variables) => {
+      const error = checkArgumentValues(document, variables as Record<string, unknown> | undefined);
+      if (error) throw error;
     });
   });
 }
