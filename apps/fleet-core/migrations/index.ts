@@ -3,6 +3,7 @@ import * as core from './20261122_001_core';
 import * as driversTrips from './20261122_002_drivers_trips';
 import * as readingsAnon from './20261122_004_readings_anon';
 import * as services from './20261122_003_services';
+import * as keysetTimesMs from './20261122_005_keyset_times_ms';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -10,4 +11,5 @@ export const migrations: Migrations = {
   '20261122_002_drivers_trips': driversTrips,
   '20261122_003_services': services,
   '20261122_004_readings_anon': readingsAnon,
+  '20261122_005_keyset_times_ms': keysetTimesMs,
 };

@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
+import { FT } from './testing/fixture-trips';
+import { S } from './testing/services-fixture';
 import { startHarness, type Harness } from './test-harness';
 
 let h: Harness;
@@ -64,6 +66,81 @@ describe('root query arguments', () => {
         product: { name: 'Tracker NB', network: 'NB_IOT', market: 'GLOBAL', hasWifi: false },
       },
     ]);
+  });
+});
+
+describe('argument values PostgreSQL cannot take', () => {
+  test('devices(ids) with 70,000 ids is BAD_USER_INPUT naming the variable and the limit', async () => {
+    // Short ids, so that the body stays under the 1 MiB limit and the list reaches the subgraph.
+    const ids = Array.from({ length: 70_000 }, (_, i) => String(i));
+    const res = await h.as(F.alice)('query($ids: [ID!]) { devices(ids: $ids) { count list { id } } }', {
+      ids,
+    });
+    assert.equal(res.errors?.length, 1, JSON.stringify(res.errors));
+    assert.deepEqual(res.errors![0]!.extensions, {
+      code: 'BAD_USER_INPUT',
+      variable: 'ids',
+      limit: 1000,
+      measured: 70_000,
+    });
+    assert.match(res.errors![0]!.message, /\$ids.*1000/);
+  });
+
+  test('a NUL character in device(id) or accounts(email) is BAD_USER_INPUT', async () => {
+    const q = h.as(F.alice);
+    const literal = await q('{ device(id: "a\\u0000b") { id } }');
+    assert.equal(literal.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(literal.errors));
+    assert.equal(literal.errors?.[0]?.extensions?.argument, 'id');
+    const variable = await q('query($e: String) { accounts(email: $e) { list { id } } }', {
+      e: 'bob\u0000@acme.example',
+    });
+    assert.equal(variable.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(variable.errors));
+    assert.equal(variable.errors?.[0]?.extensions?.variable, 'e');
+  });
+});
+
+describe('ids are uuids whatever their case', () => {
+  test('an uppercase uuid finds its object by id, like list filters do', async () => {
+    const q = h.as(F.alice);
+    const upper = (id: string) => id.toUpperCase();
+    const res = await q(
+      `query($g: ID!, $a: ID!, $dr: ID!, $ids: [ID!], $dist: ID!, $reps: [_Any!]!) {
+        group(id: $g) { id label }
+        account(id: $a) { id email }
+        driver(id: $dr) { id }
+        groups(ids: $ids) { list { id } }
+        distributor(id: $dist) { id label }
+        _entities(representations: $reps) { ... on Group { id label } ... on Vehicle { id } }
+      }`,
+      {
+        g: upper(F.groups.hq),
+        a: upper(F.bob.uid),
+        dr: upper(FT.drivers.anna),
+        ids: [upper(F.groups.hq)],
+        dist: upper(S.distributors.hamburg),
+        reps: [
+          { __typename: 'Group', id: upper(F.groups.south) },
+          { __typename: 'Vehicle', id: upper(F.vehicles.south[0]!) },
+        ],
+      },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.deepEqual(res.data, {
+      group: { id: F.groups.hq, label: 'Acme HQ' },
+      account: { id: F.bob.uid, email: F.bob.email },
+      driver: { id: FT.drivers.anna },
+      groups: { list: [{ id: F.groups.hq }] },
+      distributor: { id: S.distributors.hamburg, label: 'Norauto Hamburg' },
+      _entities: [{ id: F.groups.south, label: 'South' }, { id: F.vehicles.south[0] }],
+    });
+  });
+
+  test('the same uuid in two cases finds the same object', async () => {
+    const res = await h.as(F.alice)(
+      `query($a: ID!, $b: ID!) { a: group(id: $a) { id } b: group(id: $b) { id } }`,
+      { a: F.groups.north, b: F.groups.north.toUpperCase() },
+    );
+    assert.deepEqual(res.data, { a: { id: F.groups.north }, b: { id: F.groups.north } });
   });
 });
 

@@ -211,3 +211,53 @@ describe('descriptions of drivers', () => {
     });
   });
 });
+
+describe('onboarding requests of a distributor follow device visibility', () => {
+  const query = `query($id: ID!) { distributor(id: $id) {
+    requests { count list { id plate vin notes device { id } } } } }`;
+  const requestsOf = async (user: typeof F.alice) =>
+    ok(await h.as(user)(query, { id: S.distributors.hamburg })).distributor.requests as {
+      count: number;
+      list: { id: string; plate: string | null; device: { id: string } | null }[];
+    };
+
+  test('a depot-restricted account neither lists nor counts a request for a device of another group', async () => {
+    for (const user of [S.dave, F.bob]) {
+      const requests = await requestsOf(user);
+      assert.deepEqual(
+        requests.list.map((r) => r.id),
+        [S.requests.depot],
+        user.email,
+      );
+      assert.equal(requests.count, 1, user.email);
+      assert.ok(!requests.list.some((r) => r.plate === 'HH-SO-300'), 'no plate of the south request');
+    }
+  });
+
+  test('an ADMIN sees every request, with and without a device', async () => {
+    const requests = await requestsOf(F.alice);
+    assert.deepEqual(
+      requests.list.map((r) => [r.id, r.device?.id ?? null]),
+      [
+        [S.requests.noDevice, null],
+        [S.requests.south, F.southDevices[0]],
+        [S.requests.depot, F.depotDevices[0]],
+      ],
+    );
+    assert.equal(requests.count, 3);
+  });
+
+  test('a request with no device yet is for ADMIN and FLEET_MANAGER only', async () => {
+    await h.knex('fleet.account_roles').insert({ account_id: S.dave.uid, role: 'FLEET_MANAGER' });
+    try {
+      const requests = await requestsOf(S.dave);
+      assert.deepEqual(
+        requests.list.map((r) => r.id),
+        [S.requests.noDevice, S.requests.depot],
+      );
+      assert.equal(requests.count, 2);
+    } finally {
+      await h.knex('fleet.account_roles').where({ account_id: S.dave.uid, role: 'FLEET_MANAGER' }).delete();
+    }
+  });
+});

@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
 import { S } from './testing/services-fixture';
 import { startHarness, type Harness } from './test-harness';
+import * as tables from './data/tables';
+import type { TableSpec } from './data/tables';
+import * as servicesTables from './data/services-tables';
+import * as keysetTimesMs from '../migrations/20261122_005_keyset_times_ms';
 
 let h: Harness;
 before(async () => {
@@ -431,7 +435,7 @@ describe('onboarding distributors and client identifications', () => {
         ['Tom Technician', 'TECHNICIAN', true],
       ],
     );
-    assert.equal(d.requests.count, 2);
+    assert.equal(d.requests.count, 3);
     assert.deepEqual(
       d.requests.list.map((r: { status: string; device: { id: string } | null }) => [
         r.status,
@@ -439,6 +443,7 @@ describe('onboarding distributors and client identifications', () => {
       ]),
       [
         ['SCHEDULED', null],
+        ['COMPLETED', F.southDevices[0]],
         ['COMPLETED', d0()],
       ],
     );
@@ -858,5 +863,118 @@ describe('walking pages', () => {
     h.statements.reset();
     ok(await q('{ bookings { count list { id } } }'));
     assert.equal(h.statements.count, without + 1);
+  });
+});
+
+describe('keyset paging over times finer than a millisecond', () => {
+  /** Follows `next` with pageSize 1 and returns the ids in the order visited. */
+  const walk = async (query: string, variables: Record<string, unknown>, pick: (data: any) => any) => {
+    const q = h.as(F.alice);
+    const walked: string[] = [];
+    let next: string | null = null;
+    do {
+      const page: { next: string | null; list: { id: string }[] } = pick(
+        ok(await q(query, { ...variables, p: next })),
+      );
+      walked.push(...page.list.map((r) => r.id));
+      next = page.next;
+    } while (next);
+    return walked;
+  };
+  const uuid = (n: number) => `fd000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+  test('alerts stored with microseconds are each visited exactly once, pageSize 1', async () => {
+    const device = F.depotDevices[10]!;
+    const ids = [1, 2, 3, 4].map(uuid);
+    await h.knex('fleet.vehicle_alerts').insert(
+      ids.map((id) => ({
+        id,
+        organization_id: F.orgA,
+        device_id: device,
+        type: 'LOW_BATTERY',
+        severity: 'INFO',
+        status: 'ACTIVE',
+        message: 'same microsecond',
+        started_at: h.knex.raw(`'2026-11-20 10:00:00.123456+00'::timestamptz`),
+      })),
+    );
+    try {
+      const walked = await walk(
+        'query($d: ID!, $p: ID) { device(id: $d) { alerts(pageSize: 1, pageId: $p) { next list { id } } } }',
+        { d: device },
+        (data) => data.device.alerts,
+      );
+      assert.deepEqual(walked, [...ids].reverse(), 'newest first, ties by id descending, each once');
+    } finally {
+      await h.knex('fleet.vehicle_alerts').whereIn('id', ids).delete();
+    }
+  });
+
+  test('campaigns created with the default now() are each visited exactly once, pageSize 1', async () => {
+    const ids = [11, 12, 13].map(uuid);
+    // One statement: the same now(), with microseconds, for the three (a batch import).
+    await h
+      .knex('fleet.campaigns')
+      .insert(ids.map((id) => ({ id, organization_id: F.orgA, name: id, status: 'CREATED' })));
+    try {
+      const walked = await walk(
+        'query($p: ID) { campaigns(archived: true, pageSize: 1, pageId: $p) { next list { id } } }',
+        {},
+        (data) => data.campaigns,
+      );
+      assert.deepEqual(walked, [...ids].reverse().concat([S.campaigns.firmware, S.campaigns.summer]));
+    } finally {
+      await h.knex('fleet.campaigns').whereIn('id', ids).delete();
+    }
+  });
+
+  test('the migration rounds existing microsecond values to the millisecond', async () => {
+    const id = uuid(21);
+    await keysetTimesMs.down(h.knex);
+    try {
+      await h.knex('fleet.device_remote_diags').insert({
+        id,
+        device_id: F.depotDevices[10],
+        status: 'REQUESTED',
+        requested_at: h.knex.raw(`'2026-11-20 10:00:00.9996+00'::timestamptz`),
+      });
+    } finally {
+      await keysetTimesMs.up(h.knex);
+    }
+    try {
+      const row = await h
+        .knex('fleet.device_remote_diags')
+        .select(h.knex.raw(`to_char(requested_at at time zone 'UTC', 'HH24:MI:SS.US') as t`))
+        .where({ id })
+        .first();
+      assert.equal(row.t, '10:00:01.000000');
+    } finally {
+      await h.knex('fleet.device_remote_diags').where({ id }).delete();
+    }
+  });
+
+  test('every timestamptz column of a keyset order holds milliseconds: timestamptz(3)', async () => {
+    const specs = [...Object.values(tables), ...Object.values(servicesTables)].filter(
+      (v): v is TableSpec => typeof v === 'object' && v !== null && 'order' in v,
+    );
+    const coarse: string[] = [];
+    let checked = 0;
+    for (const spec of specs) {
+      const [schema, table] = spec.table.split('.');
+      for (const qualified of spec.order.columns) {
+        const column = qualified.slice(qualified.indexOf('.') + 1);
+        const row = await h
+          .knex('information_schema.columns')
+          .select('data_type', 'datetime_precision')
+          .where({ table_schema: schema, table_name: table, column_name: column })
+          .first();
+        // Computed keys (readingsAnon's recorded_hour) are not columns of the table.
+        if (!row || row.data_type !== 'timestamp with time zone') continue;
+        checked++;
+        if (Number(row.datetime_precision) !== 3) coarse.push(`${spec.table}.${column}`);
+      }
+    }
+    assert.ok(checked >= 15, `found ${checked} keyset time columns`);
+    assert.deepEqual(coarse, []);
   });
 });

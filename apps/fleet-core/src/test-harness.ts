@@ -1,6 +1,6 @@
 /** Boots fleet-core on a throwaway database with the fixture loaded, and a test token issuer. */
 import type { FastifyInstance } from 'fastify';
-import { createKnex, createTestDatabase, type TestDatabase } from '@fleetgraph/db';
+import { createKnex, createTestDatabase, type Knex, type TestDatabase } from '@fleetgraph/db';
 import {
   createStatementCounter,
   createTestIssuer,
@@ -18,6 +18,8 @@ export interface Harness {
   app: FastifyInstance;
   issuer: TestIssuer;
   statements: ReturnType<typeof createStatementCounter>;
+  /** A connection to the test database, for tests that add or change rows of their own. */
+  knex: Knex;
   as(user: TestUser): (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse<any>>;
   close(): Promise<void>;
 }
@@ -34,14 +36,15 @@ export async function startHarness(label: string): Promise<Harness> {
   const knex = createKnex({ url: database.url });
   await loadFixture(knex);
   await loadServicesFixture(knex);
-  await knex.destroy();
   return {
     app,
     issuer,
     statements,
+    knex,
     as: (user) => async (query, variables) =>
       injectGraphQL(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
     async close() {
+      await knex.destroy();
       await app.close();
       await database.drop();
     },

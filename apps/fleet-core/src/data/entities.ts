@@ -23,15 +23,31 @@ import type {
 } from './models';
 import * as t from './tables';
 
-function byKey<M extends Record<string, unknown>>(
+/**
+ * How a loader's keys compare: `uuid` keys compare case-insensitively in PostgreSQL but rows come
+ * back with the lowercase text, so they are lowercased before loading and lookup (an uppercase id
+ * finds its row, as it does in a list filter); `text` keys (device IMEIs, catalog codes) as given.
+ */
+export type KeyKind = 'uuid' | 'text';
+export const normalizeKey = (kind: KeyKind) =>
+  kind === 'uuid' ? (key: string) => key.toLowerCase() : (key: string) => key;
+
+/** A batched lookup of one row per key, by the row's `field`, keys normalized per `kind`. */
+export function byKey<M extends Record<string, unknown>>(
   query: (keys: readonly string[]) => Promise<M[]>,
   field: keyof M & string,
+  kind: KeyKind,
 ): DataLoader<string, M | null> {
-  return new DataLoader(async (keys) => {
-    const rows = await query(keys);
-    const map = new Map(rows.map((row) => [String(row[field]), row]));
-    return keys.map((key) => map.get(key) ?? null);
-  });
+  const normalize = normalizeKey(kind);
+  return new DataLoader(
+    async (given) => {
+      const keys = given.map(normalize);
+      const rows = await query(keys);
+      const map = new Map(rows.map((row) => [normalize(String(row[field])), row]));
+      return keys.map((key) => map.get(key) ?? null);
+    },
+    { cacheKeyFn: normalize },
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -45,10 +61,12 @@ export function entityLoaders(knex: Knex, viewer: string) {
       (keys) =>
         select(t.accounts).whereIn('a.id', uuids(keys)).whereIn('a.id', visibleAccounts(knex, viewer)),
       'id',
+      'uuid',
     ),
     group: byKey<GroupModel & Record<string, unknown>>(
       (keys) => select(t.groups).whereIn('g.id', uuids(keys)).whereIn('g.id', visibleGroups(knex, viewer)),
       'id',
+      'uuid',
     ),
     device: byKey<DeviceModel & Record<string, unknown>>(
       (keys) =>
@@ -56,11 +74,13 @@ export function entityLoaders(knex: Knex, viewer: string) {
           .whereIn('d.id', keys as string[])
           .whereIn('d.id', visibleDevices(knex, viewer)),
       'id',
+      'text',
     ),
     vehicle: byKey<VehicleModel & Record<string, unknown>>(
       (keys) =>
         select(t.vehicles).whereIn('v.id', uuids(keys)).whereIn('v.id', visibleVehicles(knex, viewer)),
       'id',
+      'uuid',
     ),
     /** The device currently installed in a vehicle. */
     deviceByVehicle: byKey<DeviceModel & Record<string, unknown>>(
@@ -69,15 +89,18 @@ export function entityLoaders(knex: Knex, viewer: string) {
           .whereIn('d.current_vehicle_id', uuids(keys))
           .whereIn('d.id', visibleDevices(knex, viewer)),
       'currentVehicleId',
+      'uuid',
     ),
     product: byKey<ProductModel & Record<string, unknown>>(
       (keys) => select(t.products).whereIn('pr.id', uuids(keys)),
       'id',
+      'uuid',
     ),
     driver: byKey<DriverModel & Record<string, unknown>>(
       (keys) =>
         select(t.drivers).whereIn('dr.id', uuids(keys)).whereIn('dr.id', visibleDrivers(knex, viewer)),
       'id',
+      'uuid',
     ),
     /** The driver profile of an account (drivers.user_profile_id), the oldest when several. */
     driverByProfile: byKey<DriverModel & Record<string, unknown>>(
@@ -88,6 +111,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
           .whereIn('dr.id', visibleDrivers(knex, viewer))
           .orderBy([{ column: 'dr.user_profile_id' }, { column: 'dr.created_at' }, { column: 'dr.id' }]),
       'userProfileId',
+      'uuid',
     ),
     /** The driver currently driving a vehicle (drivers.current_vehicle_id). */
     driverByVehicle: byKey<DriverModel & Record<string, unknown>>(
@@ -98,6 +122,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
           .whereIn('dr.id', visibleDrivers(knex, viewer))
           .orderBy([{ column: 'dr.current_vehicle_id' }, { column: 'dr.updated_at', order: 'desc' }]),
       'currentVehicleId',
+      'uuid',
     ),
     metadatum: byKey<TripMetadatumModel & Record<string, unknown>>(
       (keys) =>
@@ -106,6 +131,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
           .whereIn('tm.id', uuids(keys))
           .where((q) => tripVisible(q, 'vt', knex, viewer)),
       'id',
+      'uuid',
     ),
     lastTripOfDevice: lastTrip(knex, 'device_id', 'text'),
     lastTripOfVehicle: lastTrip(knex, 'vehicle_id', 'uuid'),
@@ -131,23 +157,28 @@ export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex,
  * already loaded through visibility, so its trips are visible.
  */
 function lastTrip(knex: Knex, column: string, parentType: 'uuid' | 'text') {
-  return new DataLoader<string, TripModel | null>(async (keys) => {
-    const ids = parentType === 'uuid' ? uuids(keys) : [...keys];
-    const inner = knex(`${t.trips.table} as t`)
-      .select(t.selectColumns(t.trips))
-      .whereRaw(`t.${column} = p.parent_id`)
-      .orderBy([
-        { column: 't.started_at', order: 'desc' },
-        { column: 't.id', order: 'desc' },
-      ])
-      .limit(1);
-    const rows: Array<TripModel & { __parent: string }> = (
-      await knex.raw(
-        `select p.parent_id as "__parent", t.* from unnest(?::${parentType}[]) as p(parent_id) cross join lateral (?) t`,
-        [ids, inner],
-      )
-    ).rows;
-    const byParent = new Map(rows.map(({ __parent, ...row }) => [String(__parent), row as TripModel]));
-    return keys.map((key) => byParent.get(key) ?? null);
-  });
+  const normalize = normalizeKey(parentType);
+  return new DataLoader<string, TripModel | null, string>(
+    async (given) => {
+      const keys = given.map(normalize);
+      const ids = parentType === 'uuid' ? uuids(keys) : keys;
+      const inner = knex(`${t.trips.table} as t`)
+        .select(t.selectColumns(t.trips))
+        .whereRaw(`t.${column} = p.parent_id`)
+        .orderBy([
+          { column: 't.started_at', order: 'desc' },
+          { column: 't.id', order: 'desc' },
+        ])
+        .limit(1);
+      const rows: Array<TripModel & { __parent: string }> = (
+        await knex.raw(
+          `select p.parent_id as "__parent", t.* from unnest(?::${parentType}[]) as p(parent_id) cross join lateral (?) t`,
+          [ids, inner],
+        )
+      ).rows;
+      const byParent = new Map(rows.map(({ __parent, ...row }) => [String(__parent), row as TripModel]));
+      return keys.map((key) => byParent.get(key) ?? null);
+    },
+    { cacheKeyFn: normalize },
+  );
 }

@@ -18,7 +18,9 @@ import {
   visibleGroups,
   visibleVehicles,
 } from '@fleetgraph/visibility';
+import { byKey, normalizeKey, type KeyKind } from './entities';
 import { relationLoader } from './relations';
+import { PERSONAL_DATA_ROLES, personalDataRoleOf } from './roles';
 import { serviceRelations, type ServiceRelationName } from './services-relations';
 import { selectColumns, type TableSpec } from './tables';
 import * as s from './services-tables';
@@ -28,8 +30,7 @@ type Row = Record<string, unknown>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const uuids = (keys: readonly string[]) => keys.filter((k) => UUID.test(k));
 
-/** Roles that may read the personal data of every booking of their organization. */
-export const PERSONAL_DATA_ROLES = ['ADMIN', 'FLEET_MANAGER'] as const;
+export { PERSONAL_DATA_ROLES } from './roles';
 
 /** `<alias>.organization_id = <the caller's organization>` */
 export const ownOrganization = (knex: Knex, alias: string, viewer: string) =>
@@ -73,24 +74,26 @@ export function bookingColumns(knex: Knex, viewer: string): Array<string | Knex.
   ];
 }
 
-function byKey<M extends Row>(query: (keys: readonly string[]) => Promise<M[]>, field: string) {
-  return new DataLoader<string, M | null>(async (keys) => {
-    const rows = await query(keys);
-    const map = new Map(rows.map((row) => [String(row[field]), row]));
-    return keys.map((key) => map.get(key) ?? null);
-  });
-}
-
-function groupedBy<M extends Row>(query: (keys: readonly string[]) => Promise<M[]>, field: string) {
-  return new DataLoader<string, M[]>(async (keys) => {
-    const rows = await query(keys);
-    const map = new Map<string, M[]>();
-    for (const row of rows) {
-      const key = String(row[field]);
-      map.set(key, [...(map.get(key) ?? []), row]);
-    }
-    return keys.map((key) => map.get(key) ?? []);
-  });
+/** Rows grouped by `field`, keys normalized like byKey's (uuid keys lowercased: see KeyKind). */
+function groupedBy<M extends Row>(
+  query: (keys: readonly string[]) => Promise<M[]>,
+  field: string,
+  kind: KeyKind,
+) {
+  const normalize = normalizeKey(kind);
+  return new DataLoader<string, M[], string>(
+    async (given) => {
+      const keys = given.map(normalize);
+      const rows = await query(keys);
+      const map = new Map<string, M[]>();
+      for (const row of rows) {
+        const key = normalize(String(row[field]));
+        map.set(key, [...(map.get(key) ?? []), row]);
+      }
+      return keys.map((key) => map.get(key) ?? []);
+    },
+    { cacheKeyFn: normalize },
+  );
 }
 
 export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
@@ -105,6 +108,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
     alertTemplate: byKey(
       (keys) => select(s.alertTemplates).whereIn('at.id', uuids(keys)).whereRaw(ownOrg('at')),
       'id',
+      'uuid',
     ),
     alert: byKey(
       (keys) =>
@@ -112,6 +116,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .whereIn('va.id', uuids(keys))
           .whereIn('va.device_id', visibleDevices(knex, viewer)),
       'id',
+      'uuid',
     ),
     /** Aggregated alert state per device (devices reach here only once visible). */
     alertsState: byKey(
@@ -136,13 +141,19 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .whereIn('va.device_id', keys as string[])
           .groupBy('va.device_id'),
       'deviceId',
+      'text',
     ),
     booking: byKey(
       (keys) =>
         visibleBookings(knex, viewer).select(bookingColumns(knex, viewer)).whereIn('b.id', uuids(keys)),
       'id',
+      'uuid',
     ),
-    campaign: byKey((keys) => select(s.campaigns).whereIn('cp.id', uuids(keys)).whereRaw(ownOrg('cp')), 'id'),
+    campaign: byKey(
+      (keys) => select(s.campaigns).whereIn('cp.id', uuids(keys)).whereRaw(ownOrg('cp')),
+      'id',
+      'uuid',
+    ),
     /** Device states of a campaign, visible devices only, by device id. */
     campaignDevices: groupedBy(
       (keys) =>
@@ -158,6 +169,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .whereIn('cd.device_id', visibleDevices(knex, viewer))
           .orderBy('cd.device_id'),
       'campaignId',
+      'uuid',
     ),
     /** A description is visible when its subject is. */
     description: byKey(
@@ -174,18 +186,25 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
             }
           }),
       'id',
+      'uuid',
     ),
     distributor: byKey(
       (keys) => select(s.distributors).whereIn('od.id', uuids(keys)).whereRaw(ownOrg('od')),
       'id',
+      'uuid',
     ),
     driverService: byKey(
       (keys) => select(s.driverServices).whereIn('dsv.id', uuids(keys)).whereRaw(ownOrg('dsv')),
       'id',
+      'uuid',
     ),
-    workshop: byKey((keys) => select(s.workshops).whereIn('w.id', uuids(keys)), 'id'),
-    provider: byKey((keys) => select(s.providers).whereIn('op.id', uuids(keys)), 'id'),
-    logfetchAction: byKey((keys) => select(s.logfetchActions).whereIn('la.id', keys as string[]), 'id'),
+    workshop: byKey((keys) => select(s.workshops).whereIn('w.id', uuids(keys)), 'id', 'uuid'),
+    provider: byKey((keys) => select(s.providers).whereIn('op.id', uuids(keys)), 'id', 'uuid'),
+    logfetchAction: byKey(
+      (keys) => select(s.logfetchActions).whereIn('la.id', keys as string[]),
+      'id',
+      'text',
+    ),
     currentPrivacy: byKey(
       (keys) =>
         select(s.profilePrivacies)
@@ -194,6 +213,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .distinctOn('pp.device_id')
           .orderBy([{ column: 'pp.device_id' }, { column: 'pp.started_at', order: 'desc' }]),
       'deviceId',
+      'text',
     ),
     currentMode: byKey(
       (keys) =>
@@ -203,6 +223,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .distinctOn('pm.device_id')
           .orderBy([{ column: 'pm.device_id' }, { column: 'pm.started_at', order: 'desc' }]),
       'deviceId',
+      'text',
     ),
     roles: groupedBy(
       (keys) =>
@@ -216,6 +237,7 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
           .whereIn('r.account_id', uuids(keys))
           .orderBy(['r.account_id', 'r.role']),
       'accountId',
+      'uuid',
     ),
     /**
      * Alert preferences: the account's own, or any account of the organization for an ADMIN or
@@ -236,14 +258,9 @@ export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
             'ap.updated_at as updatedAt',
           )
           .whereIn('ap.account_id', uuids(keys))
-          .where((q) =>
-            q.where('ap.account_id', viewer).orWhereExists(
-              knex('fleet.account_roles as r')
-                .where('r.account_id', viewer)
-                .whereIn('r.role', [...PERSONAL_DATA_ROLES]),
-            ),
-          ),
+          .where((q) => q.where('ap.account_id', viewer).orWhereExists(personalDataRoleOf(knex, viewer))),
       'accountId',
+      'uuid',
     ),
   };
 }

@@ -2,10 +2,13 @@
  * Nested paged fields of the services domains, as relations for relationLoader (one LATERAL
  * statement per relation and level). Parents reach these relations only once resolved through a
  * visibility-filtered loader, so children are those of a visible parent; relations whose
- * children point elsewhere (alerts of a group's devices) only follow visible assets.
+ * children point elsewhere (alerts of a group's devices, a distributor's onboarding requests) only
+ * follow visible assets.
  */
 import type { Knex } from 'knex';
+import { visibleDevices } from '@fleetgraph/visibility';
 import type { RelationSpec } from './relations';
+import { personalDataRoleOf } from './roles';
 import type { TableSpec } from './tables';
 import * as s from './services-tables';
 
@@ -122,7 +125,16 @@ export const serviceRelations = {
     parentType: 'uuid',
     child: s.requests,
     rules: SERVICE_PAGE_RULES.requests,
-    children: (knex) => from(knex, s.requests).whereRaw('orq.distributor_id = p.parent_id'),
+    // Requests name a vehicle (plate, VIN, notes): only those whose device the viewer sees; a
+    // request with no device yet only for ADMIN / FLEET_MANAGER (the personal data rule).
+    children: (knex, viewer) =>
+      from(knex, s.requests)
+        .whereRaw('orq.distributor_id = p.parent_id')
+        .where((q) =>
+          q
+            .whereIn('orq.device_id', visibleDevices(knex, viewer))
+            .orWhere((none) => none.whereNull('orq.device_id').whereExists(personalDataRoleOf(knex, viewer))),
+        ),
   },
   deviceLogFetches: ofDevice('Device.logFetches', s.logFetches, SERVICE_PAGE_RULES.logFetches),
   deviceRemoteDiags: ofDevice('Device.remoteDiags', s.remoteDiags, SERVICE_PAGE_RULES.remoteDiags),

@@ -7,6 +7,8 @@
  * RESOLVED), depot device 1 has 1 (towing ACTIVE CRITICAL), south device 0 has 2; Globex 1.
  * Bookings: B1 bob/depot vehicle 0, B2 alice/south vehicle 0, B3 alice/no vehicle, B5 alice/depot
  * vehicle 1 (bob sees B1 with personal data, B5 without), B4 Globex.
+ * Onboarding requests of Norauto Hamburg: R1 depot device 0, R2 no device yet, R3 south device 0
+ * (alice sees all three; bob and dave only R1); R9 Globex (Lyon).
  */
 import type { Knex } from 'knex';
 import { F } from './fixture';
@@ -74,6 +76,7 @@ export const S = {
     anna: id('fb000000', 10),
     greta: id('fb000000', 11),
   },
+  requests: { depot: id('f8200000', 1), noDevice: id('f8200000', 2), south: id('f8200000', 3) },
   lpa: { download: id('fc000000', 1), enable: id('fc000000', 2), globex: id('fc000000', 9) },
   iccid: '89490200001234567890',
   activationCode: 'LPA:1$smdp.example.com$ABC-123-XYZ',
@@ -463,7 +466,7 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
   ]);
   await knex('fleet.onboarding_requests').insert([
     {
-      id: id('f8200000', 1),
+      id: S.requests.depot,
       distributor_id: dist.hamburg,
       device_id: d0,
       status: 'COMPLETED',
@@ -474,13 +477,24 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       completed_at: at(55 * DAY),
     },
     {
-      id: id('f8200000', 2),
+      id: S.requests.noDevice,
       distributor_id: dist.hamburg,
       device_id: null,
       status: 'SCHEDULED',
       plate: 'HH-AB-200',
       requested_at: at(2 * DAY),
       scheduled_at: new Date(T + 3 * 86_400_000),
+    },
+    {
+      id: S.requests.south,
+      distributor_id: dist.hamburg,
+      device_id: s0,
+      status: 'COMPLETED',
+      plate: 'HH-SO-300',
+      vin: 'VF1MA000000000003',
+      notes: 'South installation',
+      requested_at: at(40 * DAY),
+      completed_at: at(39 * DAY),
     },
     {
       id: id('f8200000', 9),
