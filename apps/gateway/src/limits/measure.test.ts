@@ -61,13 +61,12 @@ test('a fragment cycle does not loop (validation rejects it; measuring must stil
   assert.equal(result.cost, 3);
 });
 
-test('deeply repeated fragment spreads are measured in linear time', () => {
+// 2^40 spreads: measured by walking them it would never finish, so the test's own timeout fails it.
+test('deeply repeated fragment spreads are measured in linear time', { timeout: 10_000 }, () => {
   const levels = 40;
   let fragments = 'fragment F0 on Account { id }\n';
   for (let i = 1; i <= levels; i++) fragments += `fragment F${i} on Account { ...F${i - 1} ...F${i - 1} }\n`;
-  const started = Date.now();
   const result = measure(`{ me { ...F${levels} } }\n${fragments}`);
-  assert.ok(Date.now() - started < 1000);
   assert.equal(result.cost, 1 + 2 ** levels);
 });
 
