@@ -4,6 +4,7 @@ import * as driversTrips from './20261122_002_drivers_trips';
 import * as readingsAnon from './20261122_004_readings_anon';
 import * as services from './20261122_003_services';
 import * as keysetTimesMs from './20261122_005_keyset_times_ms';
+import * as contractV1 from './20261123_006_contract_v1';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -12,4 +13,5 @@ export const migrations: Migrations = {
   '20261122_003_services': services,
   '20261122_004_readings_anon': readingsAnon,
   '20261122_005_keyset_times_ms': keysetTimesMs,
+  '20261123_006_contract_v1': contractV1,
 };

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
 import { entityLoaders } from './data/entities';
-import { relationLoader } from './data/relations';
+import { relationLoader } from '@fleetgraph/paging';
 import { summaryLoaders } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
 import { serviceLoaders } from './data/services-loaders';

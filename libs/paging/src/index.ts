@@ -10,3 +10,6 @@ export {
 } from './page';
 export { applyKeyset, type KeysetOrder } from './keyset';
 export { badInput } from './errors';
+export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
+export { pageOf, type RootPageOptions } from './root-page';
+export { relationLoader, type RelationSpec, type RelationKey } from './relations';

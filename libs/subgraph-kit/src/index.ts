@@ -5,3 +5,26 @@ export { DateTimeScalar } from './scalars';
 export { loadSubgraphConfig, type SubgraphConfig } from './config';
 export { createSubgraphApp, type SubgraphBuildOptions, type SubgraphDefinition } from './app';
 export { checkArgumentValues, MAX_LIST_ITEMS, MAX_ENTITY_REPRESENTATIONS } from './input-limits';
+export {
+  defineSubgraph,
+  subgraphUrlVariable,
+  type SubgraphManifest,
+  type DemoData,
+  type DemoDataContext,
+  type DemoLogin,
+  type DemoSeedResult,
+  type TestFixture,
+  type DataImporter,
+  type ImportOutcome,
+  type Env,
+} from './manifest';
+export {
+  subgraphProjects,
+  loadSubgraphManifests,
+  loadManifest,
+  subgraphManifest,
+  orderByDependencies,
+  SUBGRAPH_TAG,
+  type SubgraphProject,
+} from './registry';
+export { runSubgraph } from './main';

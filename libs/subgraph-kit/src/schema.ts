@@ -1,20 +1,58 @@
+/**
+ * A subgraph's SDL: its `*.graphql` files (one folder, name order), plus the shared definitions
+ * (libs/subgraph-kit/sdl/shared.graphql: DateTime, Language) that it uses without defining.
+ * Shared enums exist in one source file, so every subgraph that takes `locale: Language` agrees
+ * with every other on its values, as composition requires.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse, type DocumentNode } from 'graphql';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kind, parse, print, visit, type DefinitionNode, type DocumentNode } from 'graphql';
 
-/** The SDL files of a subgraph (`*.graphql` in one folder, in name order) as one document. */
-export function loadTypeDefs(schemaDir: string): DocumentNode {
+const SHARED_SDL = join(dirname(fileURLToPath(import.meta.url)), '..', 'sdl', 'shared.graphql');
+let shared: readonly DefinitionNode[] | undefined;
+
+function sharedDefinitions(): readonly DefinitionNode[] {
+  shared ??= parse(readFileSync(SHARED_SDL, 'utf8')).definitions;
+  return shared;
+}
+
+function ownSdl(schemaDir: string): string {
   const files = readdirSync(schemaDir)
     .filter((f) => f.endsWith('.graphql'))
     .sort();
   if (files.length === 0) throw new Error(`no .graphql files in ${schemaDir}`);
-  return parse(files.map((f) => readFileSync(join(schemaDir, f), 'utf8')).join('\n'));
+  return files.map((f) => readFileSync(join(schemaDir, f), 'utf8')).join('\n');
 }
 
+const nameOf = (d: DefinitionNode) => ('name' in d && d.name ? d.name.value : undefined);
+
+/** The shared definitions a document references but does not define. */
+function missingShared(document: DocumentNode): DefinitionNode[] {
+  const defined = new Set(
+    document.definitions.filter((d) => !('kind' in d && d.kind.endsWith('Extension'))).map(nameOf),
+  );
+  const referenced = new Set<string>();
+  visit(document, {
+    NamedType(node) {
+      referenced.add(node.name.value);
+    },
+  });
+  return sharedDefinitions().filter((d) => {
+    const name = nameOf(d);
+    return name !== undefined && referenced.has(name) && !defined.has(name);
+  });
+}
+
+/** The subgraph's schema as one document (own files and the shared definitions it uses). */
+export function loadTypeDefs(schemaDir: string): DocumentNode {
+  const own = parse(ownSdl(schemaDir));
+  return { kind: Kind.DOCUMENT, definitions: [...own.definitions, ...missingShared(own)] };
+}
+
+/** The same schema as SDL text (composition reads this). */
 export function readSdl(schemaDir: string): string {
-  return readdirSync(schemaDir)
-    .filter((f) => f.endsWith('.graphql'))
-    .sort()
-    .map((f) => readFileSync(join(schemaDir, f), 'utf8'))
-    .join('\n');
+  const text = ownSdl(schemaDir);
+  const extra = missingShared(parse(text));
+  return extra.length === 0 ? text : `${text}\n${extra.map((d) => print(d)).join('\n\n')}\n`;
 }

@@ -5,4 +5,6 @@ export {
   visibleDrivers,
   visibleAccounts,
   refreshGroupClosure,
+  organizationOf,
+  FLEET_CONTRACT,
 } from './visibility';

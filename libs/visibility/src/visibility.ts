@@ -1,42 +1,35 @@
 /**
- * Who may see what, as SQL. The one shared read across subgraphs: fleet's group membership and
- * group closure. Rule (spec section 1): an account sees the groups it is a member of, all their
- * descendants, and the assets (devices, vehicles, drivers) placed in any of those groups. It sees
- * the accounts that are members of a group it sees (and always itself).
+ * Who may see what, as SQL over the contract fleet-core publishes (schema fleet_contract, views
+ * `*_v1`, migration apps/fleet-core/migrations/20261123_006_contract_v1.ts). Rule (spec section 1):
+ * an account sees the groups it is a member of, all their descendants, and the assets (devices,
+ * vehicles, drivers) placed in any of those groups. It sees the accounts that are members of a
+ * group it sees (and always itself).
  *
  * Every function returns a subquery selecting one `id` column, to be used as
- * `whereIn('x.id', visibleDevices(knex, uid))` so PostgreSQL plans it as a semi-join.
+ * `whereIn('x.id', visibleDevices(knex, uid))` so PostgreSQL plans it as a semi-join. The views
+ * are inlined by the planner, so these cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
 
+export const FLEET_CONTRACT = 'fleet_contract';
+
 export function visibleGroups(knex: Knex, accountId: string): Knex.QueryBuilder {
   return knex
-    .select('c.descendant_id as id')
-    .from('fleet.group_closure as c')
-    .join('fleet.group_accounts as m', 'm.group_id', 'c.ancestor_id')
-    .where('m.account_id', accountId);
+    .select('v.group_id as id')
+    .from('fleet_contract.account_visible_groups_v1 as v')
+    .where('v.account_id', accountId);
 }
 
-function assetsOfVisibleGroups(
-  knex: Knex,
-  table: string,
-  column: string,
-  accountId: string,
-): Knex.QueryBuilder {
+function visibleAssets(knex: Knex, kind: 'vehicle' | 'device' | 'driver', accountId: string): Knex.QueryBuilder {
   return knex
-    .select(`a.${column} as id`)
-    .from(`fleet.${table} as a`)
-    .join('fleet.group_closure as c', 'c.descendant_id', 'a.group_id')
-    .join('fleet.group_accounts as m', 'm.group_id', 'c.ancestor_id')
-    .where('m.account_id', accountId);
+    .select(`v.${kind}_id as id`)
+    .from(`fleet_contract.account_visible_${kind}s_v1 as v`)
+    .where('v.account_id', accountId);
 }
 
-export const visibleDevices = (knex: Knex, accountId: string) =>
-  assetsOfVisibleGroups(knex, 'group_devices', 'device_id', accountId);
-export const visibleVehicles = (knex: Knex, accountId: string) =>
-  assetsOfVisibleGroups(knex, 'group_vehicles', 'vehicle_id', accountId);
-export const visibleDrivers = (knex: Knex, accountId: string) =>
-  assetsOfVisibleGroups(knex, 'group_drivers', 'driver_id', accountId);
+export const visibleDevices = (knex: Knex, accountId: string) => visibleAssets(knex, 'device', accountId);
+export const visibleVehicles = (knex: Knex, accountId: string) => visibleAssets(knex, 'vehicle', accountId);
+export const visibleDrivers = (knex: Knex, accountId: string) => visibleAssets(knex, 'driver', accountId);
 
 export function visibleAccounts(knex: Knex, accountId: string): Knex.QueryBuilder {
   return knex
@@ -44,6 +37,11 @@ export function visibleAccounts(knex: Knex, accountId: string): Knex.QueryBuilde
     .from('fleet.group_accounts as a')
     .whereIn('a.group_id', visibleGroups(knex, accountId))
     .union(knex.raw('select ?::uuid as id', [accountId]));
+}
+
+/** The organization of an account (a subquery selecting `organization_id`). */
+export function organizationOf(knex: Knex, accountId: string): Knex.QueryBuilder {
+  return knex.select('a.organization_id').from('fleet_contract.accounts_v1 as a').where('a.id', accountId);
 }
 
 /**

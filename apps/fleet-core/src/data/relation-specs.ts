@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { visibleDevices, visibleDrivers, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
-import type { RelationSpec } from './relations';
+import type { RelationSpec } from '@fleetgraph/paging';
 import * as t from './tables';
 
 export const PAGE_RULES = {

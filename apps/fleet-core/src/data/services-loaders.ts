@@ -19,7 +19,7 @@ import {
   visibleVehicles,
 } from '@fleetgraph/visibility';
 import { byKey, normalizeKey, type KeyKind } from './entities';
-import { relationLoader } from './relations';
+import { relationLoader } from '@fleetgraph/paging';
 import { PERSONAL_DATA_ROLES, personalDataRoleOf } from './roles';
 import { serviceRelations, type ServiceRelationName } from './services-relations';
 import { selectColumns, type TableSpec } from './tables';

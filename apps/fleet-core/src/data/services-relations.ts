@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { visibleDevices } from '@fleetgraph/visibility';
-import type { RelationSpec } from './relations';
+import type { RelationSpec } from '@fleetgraph/paging';
 import { personalDataRoleOf } from './roles';
 import type { TableSpec } from './tables';
 import * as s from './services-tables';

@@ -2,17 +2,7 @@
  * One entry per table: its alias, explicit column list (SQL name -> model field), and the keyset
  * order used for paging. Selecting `t.col as "field"` maps rows straight to models.
  */
-import type { Knex } from 'knex';
-
-export interface TableSpec {
-  table: string;
-  alias: string;
-  /** model field -> SQL column (unqualified) */
-  columns: Record<string, string>;
-  /** keyset order (qualified columns, the last one unique), the matching model fields, and the
-   * direction of every column (default asc; desc for newest-first lists) */
-  order: { columns: string[]; fields: string[]; direction?: 'asc' | 'desc' };
-}
+import type { TableSpec } from '@fleetgraph/paging';
 
 export const accounts: TableSpec = {
   table: 'fleet.accounts',
@@ -313,14 +303,4 @@ export const driverVehicleSessions: TableSpec = {
 };
 
 /** `select t.col as "field", ...` for a table spec. */
-export function selectColumns(spec: TableSpec): string[] {
-  return Object.entries(spec.columns).map(([field, column]) => `${spec.alias}.${column} as ${field}`);
-}
-
-export function from(knex: Knex, spec: TableSpec): Knex.QueryBuilder {
-  return knex(`${spec.table} as ${spec.alias}`);
-}
-
-export function keyOf(spec: TableSpec) {
-  return (row: Record<string, unknown>) => spec.order.fields.map((f) => row[f]);
-}
+export { from, keyOf, selectColumns, type TableSpec } from '@fleetgraph/paging';

@@ -10,18 +10,10 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import {
-  applyKeyset,
-  fingerprint,
-  pageRequest,
-  toPage,
-  type CursorCodec,
-  type Page,
-  type PageArgs,
-  type PageRequest,
-  type PageRules,
-} from '@fleetgraph/paging';
-import { keyOf, selectColumns, type TableSpec } from './tables';
+import { fingerprint, type CursorCodec } from './cursor';
+import { applyKeyset } from './keyset';
+import { pageRequest, toPage, type Page, type PageArgs, type PageRequest, type PageRules } from './page';
+import { keyOf, selectColumns, type TableSpec } from './table-spec';
 
 export interface RelationSpec {
   name: string;

@@ -1,0 +1,34 @@
+/**
+ * fleet-core's manifest: accounts, groups, devices, vehicles, drivers, trips and the services
+ * domains. It owns the `fleet` schema and publishes the read-only `fleet_contract` views that
+ * other subgraphs read (migrations/20261123_006_contract_v1.ts).
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineSubgraph } from '@fleetgraph/subgraph-kit';
+import { FLEET_SCHEMA, migrations } from '../migrations/index';
+import { loadFleetCoreConfig } from './config';
+
+export default defineSubgraph({
+  name: 'fleet-core',
+  port: 4001,
+  envPrefix: 'FLEET_CORE',
+  dbSchema: FLEET_SCHEMA,
+  migrations,
+  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  loadConfig: loadFleetCoreConfig,
+  buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
+  /**
+   * Two organizations with known answers (testing/fixture.ts): Acme (alice sees everything from
+   * Acme HQ, bob only North and its depot) and Globex (carol); vehicles, devices, drivers
+   * (anna, bruno, carla, dieter, greta) and trips with positions.
+   */
+  testFixture: async () => {
+    const { F, loadFixture } = await import('./testing/fixture');
+    const { FT, FIRST_TRIP, DEPOT_TRIPS, SOUTH_TRIPS, GLOBEX_TRIPS } = await import('./testing/fixture-trips');
+    return {
+      load: loadFixture,
+      facts: { ...F, ...FT, FIRST_TRIP, DEPOT_TRIPS, SOUTH_TRIPS, GLOBEX_TRIPS },
+    };
+  },
+});

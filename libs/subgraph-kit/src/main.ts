@@ -1,0 +1,39 @@
+/**
+ * A subgraph's `src/main.ts` in one line: `await runSubgraph(manifest)`. Reads and validates the
+ * environment, finds the database (DATABASE_URL, else the embedded server), migrates the
+ * subgraph's dependencies and its own schema (the app does its own), listens, and closes
+ * everything on SIGINT/SIGTERM.
+ */
+import { migrateSchema, createKnex, resolveDatabase } from '@fleetgraph/db';
+import { dataDir, onShutdown } from '@fleetgraph/service-kit';
+import type { Env, SubgraphManifest } from './manifest';
+import { subgraphManifest } from './registry';
+
+export async function runSubgraph(manifest: SubgraphManifest<any>, env: Env = process.env): Promise<void> {
+  const config = manifest.loadConfig(env);
+  const database = await resolveDatabase({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir,
+  });
+  await migrateDependencies(database.url, manifest);
+  const app = await manifest.buildApp({ ...config, databaseUrl: database.url });
+  await app.listen({ port: config.port, host: config.host });
+  onShutdown(async () => {
+    await app.close();
+    await database.stop();
+  });
+}
+
+/** The schemas a subgraph reads through published contracts exist before it starts. */
+async function migrateDependencies(databaseUrl: string, manifest: SubgraphManifest<any>): Promise<void> {
+  if (!manifest.dependsOn?.length) return;
+  const knex = createKnex({ url: databaseUrl });
+  try {
+    for (const name of manifest.dependsOn) {
+      const dependency = await subgraphManifest(name);
+      await migrateSchema(knex, dependency.dbSchema, dependency.migrations);
+    }
+  } finally {
+    await knex.destroy();
+  }
+}

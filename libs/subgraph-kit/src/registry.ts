@@ -1,0 +1,99 @@
+/**
+ * Finds the subgraphs of the workspace: every `apps/<dir>/project.json` tagged `type:subgraph`,
+ * with its manifest at `apps/<dir>/src/manifest.ts`. This is the only place that knows where
+ * subgraphs live; nothing else lists them.
+ *
+ * `subgraphProjects()` reads only project.json files (synchronous, no app code loaded);
+ * `loadSubgraphManifests()` imports each manifest, ordered so that dependencies come first.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '@fleetgraph/service-kit';
+import type { SubgraphManifest } from './manifest';
+
+export const SUBGRAPH_TAG = 'type:subgraph';
+
+export interface SubgraphProject {
+  /** Nx project name (the folder name under apps/) */
+  project: string;
+  /** absolute folder of the app */
+  dir: string;
+  /** absolute path of its manifest module */
+  manifestPath: string;
+}
+
+/** The subgraph projects under `<root>/apps`, by folder name. */
+export function subgraphProjects(root: string = repoRoot): SubgraphProject[] {
+  const appsDir = join(root, 'apps');
+  if (!existsSync(appsDir)) return [];
+  return readdirSync(appsDir)
+    .sort()
+    .flatMap((entry) => {
+      const dir = join(appsDir, entry);
+      const projectFile = join(dir, 'project.json');
+      if (!existsSync(projectFile)) return [];
+      const project = JSON.parse(readFileSync(projectFile, 'utf8')) as { name?: string; tags?: string[] };
+      if (!project.tags?.includes(SUBGRAPH_TAG)) return [];
+      return [{ project: project.name ?? entry, dir, manifestPath: join(dir, 'src', 'manifest.ts') }];
+    });
+}
+
+/** Imports one project's manifest (its default export). */
+export async function loadManifest(project: SubgraphProject): Promise<SubgraphManifest<any>> {
+  if (!existsSync(project.manifestPath))
+    throw new Error(`subgraph ${project.project}: no manifest at ${project.manifestPath}`);
+  const module = (await import(pathToFileURL(project.manifestPath).href)) as {
+    default?: SubgraphManifest<any>;
+  };
+  if (!module.default?.name)
+    throw new Error(`subgraph ${project.project}: ${project.manifestPath} has no default export from defineSubgraph`);
+  return module.default;
+}
+
+/** Every subgraph's manifest, dependencies before dependants, then by name. */
+export async function loadSubgraphManifests(root: string = repoRoot): Promise<SubgraphManifest<any>[]> {
+  const manifests = await Promise.all(subgraphProjects(root).map(loadManifest));
+  checkUnique(manifests);
+  return orderByDependencies(manifests);
+}
+
+/** The manifest of one subgraph by name (a test loading fleet-core's fixture, for example). */
+export async function subgraphManifest(name: string, root: string = repoRoot): Promise<SubgraphManifest<any>> {
+  const found = (await loadSubgraphManifests(root)).find((m) => m.name === name);
+  if (!found) throw new Error(`no subgraph named ${name}`);
+  return found;
+}
+
+function checkUnique(manifests: SubgraphManifest<any>[]): void {
+  for (const key of ['name', 'port', 'envPrefix', 'dbSchema'] as const) {
+    const seen = new Map<unknown, string>();
+    for (const m of manifests) {
+      const other = seen.get(m[key]);
+      if (other) throw new Error(`subgraphs ${other} and ${m.name} share the same ${key} (${String(m[key])})`);
+      seen.set(m[key], m.name);
+    }
+  }
+}
+
+/** Topological order over `dependsOn` (ties by name); a cycle or an unknown dependency is an error. */
+export function orderByDependencies<M extends Pick<SubgraphManifest, 'name' | 'dependsOn'>>(manifests: M[]): M[] {
+  const byName = new Map(manifests.map((m) => [m.name, m]));
+  const ordered: M[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (m: M, path: string[]): void => {
+    if (state.get(m.name) === 'done') return;
+    if (state.get(m.name) === 'visiting')
+      throw new Error(`subgraph dependency cycle: ${[...path, m.name].join(' -> ')}`);
+    state.set(m.name, 'visiting');
+    for (const dependency of [...(m.dependsOn ?? [])].sort()) {
+      const target = byName.get(dependency);
+      if (!target) throw new Error(`subgraph ${m.name} depends on unknown subgraph ${dependency}`);
+      visit(target, [...path, m.name]);
+    }
+    state.set(m.name, 'done');
+    ordered.push(m);
+  };
+  for (const m of [...manifests].sort((a, b) => a.name.localeCompare(b.name))) visit(m, []);
+  return ordered;
+}
