@@ -25,7 +25,8 @@ export default defineSubgraph({
    */
   testFixture: async () => {
     const { F, loadFixture } = await import('./testing/fixture');
-    const { FT, FIRST_TRIP, DEPOT_TRIPS, SOUTH_TRIPS, GLOBEX_TRIPS } = await import('./testing/fixture-trips');
+    const { FT, FIRST_TRIP, DEPOT_TRIPS, SOUTH_TRIPS, GLOBEX_TRIPS } =
+      await import('./testing/fixture-trips');
     return {
       load: loadFixture,
       facts: { ...F, ...FT, FIRST_TRIP, DEPOT_TRIPS, SOUTH_TRIPS, GLOBEX_TRIPS },

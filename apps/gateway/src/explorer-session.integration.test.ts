@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { createTestIssuer, type TestIssuer } from '@fleetgraph/testing';
 import { sessionCodec } from './explorer/session';
-import { deadUrl, startTestGateway } from './testing/subgraphs';
+import { deadUrl, routeEverySubgraph, startTestGateway } from './testing/subgraphs';
 
 const SECRET = 'explorer-session-secret-of-32-characters!';
 let issuer: TestIssuer;
@@ -48,9 +48,7 @@ after(async () => {
 async function explorerGateway() {
   const dead = await deadUrl();
   const gateway = await startTestGateway(readFileSync(join(repoRoot, 'supergraph.graphql'), 'utf8'), issuer, {
-    SUBGRAPH_FLEET_CORE_URL: dead,
-    SUBGRAPH_GEODECODE_URL: dead,
-    SUBGRAPH_VEHICLE_DATA_URL: dead,
+    ...routeEverySubgraph(dead),
     EXPLORER_CLIENT_ID: 'fg_explorer_test',
     EXPLORER_CLIENT_SECRET: 'explorer-client-secret',
     EXPLORER_SESSION_SECRET: SECRET,

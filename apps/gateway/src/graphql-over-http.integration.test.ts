@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { serverAudits } from 'graphql-http';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { createTestIssuer } from '@fleetgraph/testing';
-import { deadUrl, startTestGateway } from './testing/subgraphs';
+import { deadUrl, routeEverySubgraph, startTestGateway } from './testing/subgraphs';
 
 /** Every SHOULD is met; a SHOULD added to graphql-http later and not met would be listed here. */
 const SHOULD_NOT_MET = new Set<string>([]);
@@ -26,9 +26,7 @@ before(async () => {
   token = await issuer.token({ uid: 'u-1', email: 'audit@example.test' });
   const dead = await deadUrl();
   const gateway = await startTestGateway(readFileSync(join(repoRoot, 'supergraph.graphql'), 'utf8'), issuer, {
-    SUBGRAPH_FLEET_CORE_URL: dead,
-    SUBGRAPH_GEODECODE_URL: dead,
-    SUBGRAPH_VEHICLE_DATA_URL: dead,
+    ...routeEverySubgraph(dead),
   });
   closers.push(gateway.close);
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });

@@ -11,6 +11,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { createTestIssuer, injectGraphQL, type TestIssuer } from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadGatewayConfig } from './config';
+import { routeEverySubgraph } from './testing/subgraphs';
 
 let issuer: TestIssuer;
 let stub: Server;
@@ -24,9 +25,7 @@ async function gateway(env: Record<string, string> = {}): Promise<FastifyInstanc
     LOG_LEVEL: 'silent',
     SSO_ISSUER: issuer.issuer,
     TOKEN_AUDIENCE: issuer.audience,
-    SUBGRAPH_FLEET_CORE_URL: url,
-    SUBGRAPH_GEODECODE_URL: url,
-    SUBGRAPH_VEHICLE_DATA_URL: url,
+    ...routeEverySubgraph(url),
     ...env,
   });
   const app = await buildApp(config, { jwks: issuer.jwks });

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestIssuer, type TestIssuer } from '@fleetgraph/testing';
 import { buildApp } from './app';
 import { loadGatewayConfig } from './config';
+import { routeEverySubgraph } from './testing/subgraphs';
 
 export interface StubbedGateways {
   issuer: TestIssuer;
@@ -45,9 +46,7 @@ export async function stubbedGateways(): Promise<StubbedGateways> {
         LOG_LEVEL: 'silent',
         SSO_ISSUER: issuer.issuer,
         TOKEN_AUDIENCE: issuer.audience,
-        SUBGRAPH_FLEET_CORE_URL: url,
-        SUBGRAPH_GEODECODE_URL: url,
-        SUBGRAPH_VEHICLE_DATA_URL: url,
+        ...routeEverySubgraph(url),
         ...env,
       });
       const app = await buildApp(config, { jwks: issuer.jwks });

@@ -2,6 +2,7 @@ export { buildApp, type BuildOptions } from './app';
 export { loadSsoConfig, type SsoConfig } from './config';
 export { OAuthError } from './errors';
 export { hashPassword, verifyPassword } from './passwords';
+export { ensureUsers, type NewUser } from './data/users';
 export { migrations, SSO_SCHEMA } from '../migrations/index';
 export {
   createApplication,

@@ -33,7 +33,8 @@ export async function pageOf<M>(options: RootPageOptions): Promise<Page<M>> {
     request,
   );
   return toPage(codec, request, rows as M[], keyOf(spec) as (m: M) => unknown[], async () => {
-    const row = (await base.clone().clearSelect().count('* as n').first()) as { n: number | string } | undefined;
+    const row = (await base.clone().clearSelect().count('* as n').first()) as
+      { n: number | string } | undefined;
     return Number(row?.n ?? 0);
   });
 }

@@ -21,6 +21,8 @@ export {
 export {
   subgraphProjects,
   loadSubgraphManifests,
+  loadSubgraphUnits,
+  type SubgraphUnit,
   loadManifest,
   subgraphManifest,
   orderByDependencies,

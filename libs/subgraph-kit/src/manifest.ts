@@ -63,9 +63,7 @@ export interface TestFixture<F = unknown> {
 }
 
 /** What an importer answers: a summary of what was written, or every problem and nothing written. */
-export type ImportOutcome =
-  | { ok: true; summary: Record<string, number> }
-  | { ok: false; problems: string[] };
+export type ImportOutcome = { ok: true; summary: Record<string, number> } | { ok: false; problems: string[] };
 
 /**
  * One kind of file `npm run import -- <subgraph> <kind> <file> [--key=value...]` accepts
@@ -119,7 +117,8 @@ export function defineSubgraph<C extends SubgraphConfig, F = unknown>(
   manifest: SubgraphManifest<C, F>,
 ): SubgraphManifest<C, F> {
   const problems: string[] = [];
-  if (!NAME.test(manifest.name)) problems.push(`name "${manifest.name}" must be lower-case words joined by dashes`);
+  if (!NAME.test(manifest.name))
+    problems.push(`name "${manifest.name}" must be lower-case words joined by dashes`);
   if (!PREFIX.test(manifest.envPrefix))
     problems.push(`envPrefix "${manifest.envPrefix}" must be upper-case words joined by underscores`);
   if (!Number.isInteger(manifest.port) || manifest.port < 1024 || manifest.port > 65535)

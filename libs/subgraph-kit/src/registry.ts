@@ -47,19 +47,40 @@ export async function loadManifest(project: SubgraphProject): Promise<SubgraphMa
     default?: SubgraphManifest<any>;
   };
   if (!module.default?.name)
-    throw new Error(`subgraph ${project.project}: ${project.manifestPath} has no default export from defineSubgraph`);
+    throw new Error(
+      `subgraph ${project.project}: ${project.manifestPath} has no default export from defineSubgraph`,
+    );
   return module.default;
+}
+
+/** A subgraph's folder and its manifest. */
+export interface SubgraphUnit {
+  project: SubgraphProject;
+  manifest: SubgraphManifest<any>;
+}
+
+/** Every subgraph with its manifest, dependencies before dependants, then by name. */
+export async function loadSubgraphUnits(root: string = repoRoot): Promise<SubgraphUnit[]> {
+  const projects = subgraphProjects(root);
+  const manifests = await Promise.all(projects.map(loadManifest));
+  checkUnique(manifests);
+  const projectOf = new Map(manifests.map((m, i) => [m, projects[i] as SubgraphProject]));
+  return orderByDependencies(manifests).map((manifest) => ({
+    project: projectOf.get(manifest) as SubgraphProject,
+    manifest,
+  }));
 }
 
 /** Every subgraph's manifest, dependencies before dependants, then by name. */
 export async function loadSubgraphManifests(root: string = repoRoot): Promise<SubgraphManifest<any>[]> {
-  const manifests = await Promise.all(subgraphProjects(root).map(loadManifest));
-  checkUnique(manifests);
-  return orderByDependencies(manifests);
+  return (await loadSubgraphUnits(root)).map((unit) => unit.manifest);
 }
 
 /** The manifest of one subgraph by name (a test loading fleet-core's fixture, for example). */
-export async function subgraphManifest(name: string, root: string = repoRoot): Promise<SubgraphManifest<any>> {
+export async function subgraphManifest(
+  name: string,
+  root: string = repoRoot,
+): Promise<SubgraphManifest<any>> {
   const found = (await loadSubgraphManifests(root)).find((m) => m.name === name);
   if (!found) throw new Error(`no subgraph named ${name}`);
   return found;
@@ -70,14 +91,17 @@ function checkUnique(manifests: SubgraphManifest<any>[]): void {
     const seen = new Map<unknown, string>();
     for (const m of manifests) {
       const other = seen.get(m[key]);
-      if (other) throw new Error(`subgraphs ${other} and ${m.name} share the same ${key} (${String(m[key])})`);
+      if (other)
+        throw new Error(`subgraphs ${other} and ${m.name} share the same ${key} (${String(m[key])})`);
       seen.set(m[key], m.name);
     }
   }
 }
 
 /** Topological order over `dependsOn` (ties by name); a cycle or an unknown dependency is an error. */
-export function orderByDependencies<M extends Pick<SubgraphManifest, 'name' | 'dependsOn'>>(manifests: M[]): M[] {
+export function orderByDependencies<M extends Pick<SubgraphManifest, 'name' | 'dependsOn'>>(
+  manifests: M[],
+): M[] {
   const byName = new Map(manifests.map((m) => [m.name, m]));
   const ordered: M[] = [];
   const state = new Map<string, 'visiting' | 'done'>();

@@ -20,7 +20,11 @@ export function visibleGroups(knex: Knex, accountId: string): Knex.QueryBuilder 
     .where('v.account_id', accountId);
 }
 
-function visibleAssets(knex: Knex, kind: 'vehicle' | 'device' | 'driver', accountId: string): Knex.QueryBuilder {
+function visibleAssets(
+  knex: Knex,
+  kind: 'vehicle' | 'device' | 'driver',
+  accountId: string,
+): Knex.QueryBuilder {
   return knex
     .select(`v.${kind}_id as id`)
     .from(`fleet_contract.account_visible_${kind}s_v1 as v`)

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
-import { freePort, startPlatform, SUBGRAPH_LAUNCHERS, type Platform } from '@fleetgraph/start';
+import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 
@@ -27,7 +28,7 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
   const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
+  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
     ports[name] = await freePort();
   const platform = await startPlatform({
     env: {

@@ -4,10 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compose } from './compose';
-import { SUBGRAPHS } from './subgraphs';
+import { subgraphEntries } from './subgraphs';
+
+const SUBGRAPHS = await subgraphEntries();
 
 test('the subgraphs compose into a supergraph routing each of them', () => {
-  const result = compose();
+  const result = compose(SUBGRAPHS);
   assert.ok(result.ok, result.ok ? '' : result.errors.join('\n'));
   for (const s of SUBGRAPHS) assert.match(result.supergraphSdl, new RegExp(`name: "${s.name}"`));
 });

@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 import { readSdl } from '@fleetgraph/subgraph-kit';
-import { SUBGRAPHS, type SubgraphEntry } from './subgraphs';
+import type { SubgraphEntry } from './subgraphs';
 
 export type ComposeResult = { ok: true; supergraphSdl: string } | { ok: false; errors: string[] };
 
-export function compose(subgraphs: SubgraphEntry[] = SUBGRAPHS): ComposeResult {
+export function compose(subgraphs: SubgraphEntry[]): ComposeResult {
   const errors: string[] = [];
   const services = subgraphs.flatMap((s) => {
     if (!existsSync(s.schemaDir)) {

@@ -9,7 +9,9 @@ import {
   type InputValueDefinitionNode,
   type StringValueNode,
 } from 'graphql';
-import { SUBGRAPHS } from './subgraphs';
+import { subgraphEntries } from './subgraphs';
+
+const SUBGRAPHS = await subgraphEntries();
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 

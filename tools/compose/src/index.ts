@@ -1,2 +1,2 @@
 export { compose, isStale, type ComposeResult } from './compose';
-export { SUBGRAPHS, SUPERGRAPH_PATH, type SubgraphEntry } from './subgraphs';
+export { subgraphEntries, supergraphPath, gatewayLocalSubgraph, type SubgraphEntry } from './subgraphs';

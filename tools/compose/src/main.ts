@@ -4,10 +4,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { compose, isStale } from './compose';
-import { SUPERGRAPH_PATH } from './subgraphs';
+import { subgraphEntries, supergraphPath } from './subgraphs';
 
 const check = process.argv.includes('--check');
-const result = compose();
+const result = compose(await subgraphEntries());
+const SUPERGRAPH_PATH = supergraphPath();
 if (!result.ok) {
   console.error(`composition failed:\n${result.errors.map((e) => `  - ${e}`).join('\n')}`);
   process.exit(1);

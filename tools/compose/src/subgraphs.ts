@@ -1,9 +1,11 @@
 /**
- * The subgraphs composed into the supergraph: name (as the gateway routes), where its SDL files
- * live, and its default address (the gateway overrides it with SUBGRAPH_<NAME>_URL).
+ * What is composed into the supergraph: every subgraph found by its manifest (name, SDL folder,
+ * default address; the gateway overrides the address with SUBGRAPH_<NAME>_URL), plus the
+ * gateway's own local subgraph (the per-login query cache). Nothing here lists subgraphs by hand.
  */
 import { join } from 'node:path';
 import { repoRoot } from '@fleetgraph/service-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
 export interface SubgraphEntry {
   name: string;
@@ -11,29 +13,25 @@ export interface SubgraphEntry {
   url: string;
 }
 
-export const SUBGRAPHS: SubgraphEntry[] = [
-  {
-    name: 'fleet-core',
-    schemaDir: join(repoRoot, 'apps/fleet-core/src/schema'),
-    url: 'http://localhost:4001/graphql',
-  },
-  {
-    name: 'vehicle-data',
-    schemaDir: join(repoRoot, 'apps/vehicle-data/src/schema'),
-    url: 'http://localhost:4005/graphql',
-  },
-  {
-    // Served by the gateway itself (the per-login query cache, apps/gateway/src/cache); never
-    // fetched over HTTP, the URL only names it.
-    name: 'gateway',
-    schemaDir: join(repoRoot, 'apps/gateway/src/cache/schema'),
-    url: 'http://localhost:4000/local/gateway',
-  },
-  {
-    name: 'geodecode',
-    schemaDir: join(repoRoot, 'apps/geodecode/src/schema'),
-    url: 'http://localhost:4006/graphql',
-  },
-];
+/**
+ * Served by the gateway itself (apps/gateway/src/cache); never fetched over HTTP, the URL only
+ * names it.
+ */
+export const gatewayLocalSubgraph = (root: string = repoRoot): SubgraphEntry => ({
+  name: 'gateway',
+  schemaDir: join(root, 'apps/gateway/src/cache/schema'),
+  url: 'http://localhost:4000/local/gateway',
+});
 
-export const SUPERGRAPH_PATH = join(repoRoot, 'supergraph.graphql');
+/** The entries to compose for the workspace at `root` (default: this repository). */
+export async function subgraphEntries(root: string = repoRoot): Promise<SubgraphEntry[]> {
+  const manifests = await loadSubgraphManifests(root);
+  const entries = manifests.map((m) => ({
+    name: m.name,
+    schemaDir: m.schemaDir,
+    url: `http://localhost:${m.port}/graphql`,
+  }));
+  return [...entries, gatewayLocalSubgraph(root)].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const supergraphPath = (root: string = repoRoot) => join(root, 'supergraph.graphql');

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex, createTestDatabase, type Knex } from '@fleetgraph/db';
-import { freePort, startPlatform, SUBGRAPH_LAUNCHERS, type Platform } from '@fleetgraph/start';
+import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
 export interface Stack {
   platform: Platform;
@@ -17,7 +18,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...SUBGRAPH_LAUNCHERS.map((s) => s.name)])
+  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
     ports[name] = await freePort();
   const platform = await startPlatform({
     env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },

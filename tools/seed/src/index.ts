@@ -12,3 +12,10 @@ export { importDataset, validateDataset, ImportError, type ImportSummary } from 
 export { datasetSchema, type Dataset, type DatasetInput } from './dataset';
 export { formatCounts, type TableCounts } from './enums';
 export { seedActivity, type DeviceActivity, type ActivityCounts } from './activity';
+export {
+  seedDemoData,
+  migrateAll,
+  startOfUtcDay,
+  type OrchestrateOptions,
+  type OrchestrateSummary,
+} from './orchestrate';

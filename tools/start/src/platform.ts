@@ -1,23 +1,20 @@
 /**
- * Boots the whole platform in one process: database (embedded unless DATABASE_URL), migrations,
- * demo data on first start, the SSO, every subgraph, then the gateway. `npm start` and the
- * cross-service tests use the same function.
+ * Boots the whole platform: database (embedded unless DATABASE_URL), every schema migrated, demo
+ * data on first start (each subgraph's own hook, in dependency order), the SSO, every subgraph
+ * found by its manifest, then the gateway routed to them. `npm start` and the cross-service tests
+ * use the same function. Services run in this process by default, or each in its own process
+ * (`processes: true`), from the same manifests.
  */
 import type { FastifyInstance } from 'fastify';
-import { createRevocationList } from '@fleetgraph/auth';
-import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
-import {
-  buildApp as buildSso,
-  ensureApplication,
-  loadSsoConfig,
-  migrations as ssoMigrations,
-  SSO_SCHEMA,
-} from '@fleetgraph/sso';
-import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
+import { createRevocationList, type RevocationList } from '@fleetgraph/auth';
+import { createKnex, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
-import { isSeeded, seedDemo } from '@fleetgraph/seed';
+import { migrateAll, seedDemoData } from '@fleetgraph/seed';
+import { repoRoot } from '@fleetgraph/service-kit';
+import { buildApp as buildSso, ensureApplication, loadSsoConfig } from '@fleetgraph/sso';
+import { loadSubgraphUnits, subgraphUrlVariable, type SubgraphUnit } from '@fleetgraph/subgraph-kit';
+import { inProcessRunner, processRunner, type Env, type RunningService, type Runner } from './runners';
 import { loadDevSecrets } from './secrets';
-import { SUBGRAPH_LAUNCHERS } from './subgraphs';
 
 export interface PlatformOptions {
   env?: Record<string, string | undefined>;
@@ -28,6 +25,10 @@ export interface PlatformOptions {
   ports?: Record<string, number>;
   host?: string;
   log?: (line: string) => void;
+  /** Start every service as its own process (as docker-compose does) instead of in this one. */
+  processes?: boolean;
+  /** The workspace whose subgraphs to start (default: this repository). */
+  root?: string;
 }
 
 export interface Platform {
@@ -42,16 +43,29 @@ export interface Platform {
   databaseUrl: string;
   embeddedDatabase: boolean;
   seeded: boolean;
+  /** The Fastify apps by service name (in-process mode only). */
   apps: Record<string, FastifyInstance>;
+  /** The running services, in start order. */
+  services: RunningService[];
   close(): Promise<void>;
 }
 
 const envKey = (name: string) => name.toUpperCase().replace(/-/g, '_');
 
+interface Context {
+  env: Env;
+  host: string;
+  log: (line: string) => void;
+  runner: Runner;
+  revocations: RevocationList | undefined;
+  portOf(name: string, fallback: number): number;
+}
+
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => {});
   const host = options.host ?? env.HOST ?? '127.0.0.1';
+  const units = await loadSubgraphUnits(options.root ?? repoRoot);
   const database = await resolveDatabase({
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: options.dataDir,
@@ -62,116 +76,48 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       ? `embedded PostgreSQL ready (port ${new URL(database.url).port})`
       : 'using DATABASE_URL',
   );
-  const apps: Record<string, FastifyInstance> = {};
-  // One revocation list for the SSO (writer), the gateway and the subgraphs (readers): Redis when
-  // REDIS_URL is set, else in memory, which works here because all run in this process.
-  const revocations = createRevocationList({
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-    cacheMs: 1000,
-  });
+  // In one process, the SSO (writer), the gateway and the subgraphs (readers) share one
+  // revocation list: Redis when REDIS_URL is set, else in memory. Separate processes each build
+  // their own from the environment (REDIS_URL to share it).
+  const revocations = options.processes
+    ? undefined
+    : createRevocationList({ ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}), cacheMs: 1000 });
+  const services: RunningService[] = [];
   const close = async () => {
-    for (const app of Object.values(apps).reverse()) await app.close();
-    await revocations.close();
+    for (const service of [...services].reverse()) await service.close();
+    await revocations?.close();
     await database.stop();
+  };
+  const context: Context = {
+    env,
+    host,
+    log,
+    runner: options.processes ? processRunner({ log }) : inProcessRunner,
+    revocations,
+    portOf: (name, fallback) => options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback),
   };
 
   try {
-    const portOf = (name: string, fallback: number) =>
-      options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback);
-    const gatewayPort = portOf('gateway', 4000);
-    const gatewayUrl = `http://localhost:${gatewayPort}`;
+    const gatewayUrl = `http://localhost:${context.portOf('gateway', 4000)}`;
     const secrets = loadDevSecrets(options.dataDir);
-    // The explorer signs in at the SSO as an OAuth client: registered (or brought in line with
-    // this start's gateway address) here, unless the environment names its own client.
-    const explorerEnv = env.EXPLORER_CLIENT_ID
-      ? {}
-      : {
-          EXPLORER_CLIENT_ID: secrets.explorerClientId,
-          EXPLORER_CLIENT_SECRET: secrets.explorerClientSecret,
-          EXPLORER_PUBLIC_URL: env.EXPLORER_PUBLIC_URL ?? gatewayUrl,
-        };
-    const knex = createKnex({ url: database.url });
-    let seeded = false;
-    try {
-      await migrateSchema(knex, FLEET_SCHEMA, fleetMigrations);
-      await migrateSchema(knex, SSO_SCHEMA, ssoMigrations);
-      if (options.seed !== false && !(await isSeeded(knex))) {
-        log('first start: loading demo data');
-        await seedDemo(knex, { progress: Boolean(process.stderr.isTTY), log });
-        seeded = true;
-      }
-      if (explorerEnv.EXPLORER_CLIENT_ID) {
-        await ensureApplication(knex, {
-          clientId: explorerEnv.EXPLORER_CLIENT_ID,
-          clientSecret: explorerEnv.EXPLORER_CLIENT_SECRET,
-          name: 'Fleetgraph explorer',
-          redirectUris: [`${explorerEnv.EXPLORER_PUBLIC_URL}/explorer/callback`],
-          confidential: true,
-          allowedScopes: ['public', 'read', 'write'],
-          grantTypes: ['authorization_code', 'refresh_token'],
-        });
-      }
-    } finally {
-      await knex.destroy();
-    }
-
-    const ssoPort = portOf('sso', 4100);
-    const ssoUrl = `http://localhost:${ssoPort}`;
-    const shared = {
+    const explorerEnv = explorerEnvironment(env, secrets, gatewayUrl);
+    const seeded = await prepareDatabase(database.url, units, explorerEnv, options.seed !== false, log);
+    const ssoUrl = `http://localhost:${context.portOf('sso', 4100)}`;
+    const shared: Env = {
       ...env,
       SSO_ISSUER: env.SSO_ISSUER ?? ssoUrl,
       PAGING_SECRET: env.PAGING_SECRET ?? secrets.pagingSecret,
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
-    const listen = async (name: string, app: FastifyInstance, port: number) => {
-      apps[name] = app;
-      await app.listen({ port, host });
-      log(`${name} listening on ${host}:${port}`);
-    };
-
-    await listen(
-      'sso',
-      await buildSso(
-        { ...loadSsoConfig({ ...shared, SSO_PORT: String(ssoPort) }), databaseUrl: database.url },
-        { revocations },
-      ),
-      ssoPort,
-    );
-
+    services.push(await startSso(context, shared));
     const subgraphUrls: Record<string, string> = {};
-    for (const launcher of SUBGRAPH_LAUNCHERS) {
-      const port = portOf(launcher.name, launcher.defaultPort);
-      const app = await launcher.build(
-        { ...shared, [`${launcher.envPrefix}_PORT`]: String(port) },
-        database.url,
-        {
-          revocations,
-        },
-      );
-      await listen(launcher.name, app, port);
-      subgraphUrls[launcher.name] = `http://${host}:${port}/graphql`;
+    for (const unit of units) {
+      services.push(await startSubgraph(context, shared, unit));
+      subgraphUrls[unit.manifest.name] =
+        `http://${host}:${context.portOf(unit.manifest.name, unit.manifest.port)}/graphql`;
     }
-
-    const routing = Object.fromEntries(
-      Object.entries(subgraphUrls).map(([name, url]) => [`SUBGRAPH_${envKey(name)}_URL`, url]),
-    );
-    await listen(
-      'gateway',
-      await buildGateway(
-        loadGatewayConfig({
-          ...shared,
-          ...routing,
-          ...explorerEnv,
-          GATEWAY_PORT: String(gatewayPort),
-        }),
-        {
-          revocations,
-        },
-      ),
-      gatewayPort,
-    );
-
+    services.push(await startGateway(context, { ...shared, ...explorerEnv }, subgraphUrls));
     return {
       urls: {
         gateway: gatewayUrl,
@@ -183,11 +129,117 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       databaseUrl: database.url,
       embeddedDatabase: database.embedded,
       seeded,
-      apps,
+      apps: Object.fromEntries(services.flatMap((s) => (s.app ? [[s.name, s.app]] : []))),
+      services,
       close,
     };
   } catch (error) {
     await close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The explorer signs in at the SSO as an OAuth client: registered (or brought in line with this
+ * start's gateway address) at start, unless the environment names its own client.
+ */
+function explorerEnvironment(env: Env, secrets: ReturnType<typeof loadDevSecrets>, gatewayUrl: string): Env {
+  if (env.EXPLORER_CLIENT_ID) return {};
+  return {
+    EXPLORER_CLIENT_ID: secrets.explorerClientId,
+    EXPLORER_CLIENT_SECRET: secrets.explorerClientSecret,
+    EXPLORER_PUBLIC_URL: env.EXPLORER_PUBLIC_URL ?? gatewayUrl,
+  };
+}
+
+/** Migrates every schema, seeds the demo data when asked, registers the explorer; true when seeded. */
+async function prepareDatabase(
+  databaseUrl: string,
+  units: SubgraphUnit[],
+  explorerEnv: Env,
+  seed: boolean,
+  log: (line: string) => void,
+): Promise<boolean> {
+  const knex = createKnex({ url: databaseUrl });
+  try {
+    const manifests = units.map((u) => u.manifest);
+    await migrateAll(knex, manifests);
+    const summary = seed
+      ? await seedDemoData(knex, manifests, { progress: Boolean(process.stderr.isTTY), log })
+      : { seeded: [] };
+    if (explorerEnv.EXPLORER_CLIENT_ID) {
+      await ensureApplication(knex, {
+        clientId: explorerEnv.EXPLORER_CLIENT_ID,
+        clientSecret: explorerEnv.EXPLORER_CLIENT_SECRET as string,
+        name: 'Fleetgraph explorer',
+        redirectUris: [`${explorerEnv.EXPLORER_PUBLIC_URL}/explorer/callback`],
+        confidential: true,
+        allowedScopes: ['public', 'read', 'write'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+      });
+    }
+    return summary.seeded.length > 0;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+async function startService(
+  context: Context,
+  spec: Omit<Parameters<Runner['start']>[0], 'entry'> & { entry: string },
+): Promise<RunningService> {
+  const service = await context.runner.start(spec, context.host);
+  context.log(`${spec.name} listening on ${context.host}:${spec.port}`);
+  return service;
+}
+
+function startSso(context: Context, shared: Env): Promise<RunningService> {
+  const port = context.portOf('sso', 4100);
+  const env = { ...shared, SSO_PORT: String(port) };
+  return startService(context, {
+    name: 'sso',
+    port,
+    env,
+    entry: `${repoRoot}/apps/sso/src/main.ts`,
+    build: async (e) =>
+      buildSso(
+        { ...loadSsoConfig(e), databaseUrl: e.DATABASE_URL as string },
+        context.revocations ? { revocations: context.revocations } : {},
+      ),
+  });
+}
+
+function startSubgraph(context: Context, shared: Env, unit: SubgraphUnit): Promise<RunningService> {
+  const { manifest } = unit;
+  const port = context.portOf(manifest.name, manifest.port);
+  return startService(context, {
+    name: manifest.name,
+    port,
+    env: { ...shared, [`${manifest.envPrefix}_PORT`]: String(port) },
+    entry: `${unit.project.dir}/src/main.ts`,
+    build: async (e) =>
+      manifest.buildApp(
+        { ...manifest.loadConfig(e), databaseUrl: e.DATABASE_URL as string },
+        context.revocations ? { revocations: context.revocations } : {},
+      ),
+  });
+}
+
+function startGateway(
+  context: Context,
+  shared: Env,
+  subgraphUrls: Record<string, string>,
+): Promise<RunningService> {
+  const port = context.portOf('gateway', 4000);
+  const routing = Object.fromEntries(
+    Object.entries(subgraphUrls).map(([name, url]) => [subgraphUrlVariable(name), url]),
+  );
+  return startService(context, {
+    name: 'gateway',
+    port,
+    env: { ...shared, ...routing, GATEWAY_PORT: String(port) },
+    entry: `${repoRoot}/apps/gateway/src/main.ts`,
+    build: async (e) =>
+      buildGateway(loadGatewayConfig(e), context.revocations ? { revocations: context.revocations } : {}),
+  });
 }

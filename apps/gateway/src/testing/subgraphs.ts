@@ -3,7 +3,7 @@
  * token verification, request ids, logging and tracing are the platform's own), a supergraph
  * composed from them, and servers that are down or never answer.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,10 @@ import { createTokenVerifier } from '@fleetgraph/auth';
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import { registerSubgraph, type Resolvers } from '@fleetgraph/subgraph-kit';
 import type { TestIssuer } from '@fleetgraph/testing';
+import { repoRoot } from '@fleetgraph/service-kit';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 import { buildApp, type GatewayBuildOptions } from '../app';
+import { subgraphsOf } from '../resilience/supergraph';
 import { loadGatewayConfig } from '../config';
 
 export const FEDERATION =
@@ -144,4 +147,18 @@ export function logCollector() {
       },
     },
   };
+}
+
+/**
+ * `SUBGRAPH_<NAME>_URL` for every subgraph of the committed supergraph (the gateway's own local
+ * subgraph aside), all pointing at `url`: a gateway whose every subgraph is one stub or one dead
+ * address, whatever subgraphs exist.
+ */
+export function routeEverySubgraph(url: string): Record<string, string> {
+  const supergraph = readFileSync(join(repoRoot, 'supergraph.graphql'), 'utf8');
+  return Object.fromEntries(
+    subgraphsOf(supergraph)
+      .filter((s) => s.name !== 'gateway')
+      .map((s) => [subgraphUrlVariable(s.name), url]),
+  );
 }

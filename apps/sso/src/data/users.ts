@@ -41,3 +41,35 @@ export async function findUserById(knex: Knex, id: string): Promise<User | undef
     .first();
   return row ? toUser(row) : undefined;
 }
+
+/** A user the platform's demo data needs (the seed orchestrator passes the subgraphs' demo logins). */
+export interface NewUser {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  language?: string;
+}
+
+/**
+ * Creates the users that do not exist yet (by id); existing users are left as they are, so a
+ * demo password changed by hand survives a re-seed. Each distinct password is hashed once.
+ */
+export async function ensureUsers(
+  knex: Knex,
+  users: NewUser[],
+  hash: (password: string) => Promise<string>,
+): Promise<number> {
+  if (users.length === 0) return 0;
+  const hashes = new Map<string, string>();
+  for (const password of new Set(users.map((u) => u.password))) hashes.set(password, await hash(password));
+  const rows = users.map((u) => ({
+    id: u.id,
+    email: u.email,
+    full_name: u.fullName,
+    language: (u.language ?? 'en').toLowerCase(),
+    password_hash: hashes.get(u.password) as string,
+  }));
+  const inserted = await knex('sso.users').insert(rows).onConflict('id').ignore().returning('id');
+  return inserted.length;
+}

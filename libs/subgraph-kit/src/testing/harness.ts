@@ -75,11 +75,13 @@ export async function startSubgraphHarness(
       knex,
       databaseUrl: database.url,
       facts,
-      as: (user, tokenOptions = {}) => async (query, variables) =>
-        injectGraphQL(built, query, {
-          token: await issuer.token(user, tokenOptions.scope ? { scope: tokenOptions.scope } : {}),
-          variables: variables ?? {},
-        }),
+      as:
+        (user, tokenOptions = {}) =>
+        async (query, variables) =>
+          injectGraphQL(built, query, {
+            token: await issuer.token(user, tokenOptions.scope ? { scope: tokenOptions.scope } : {}),
+            variables: variables ?? {},
+          }),
       async close() {
         await knex.destroy();
         await built.close();
