@@ -1,6 +1,13 @@
-// ESLint flat config: TypeScript rules for every project, and Nx module boundaries that really
-// restrict: an app imports only libs (never another app), a lib imports only libs, a subgraph
-// app only the shared libs; tools and cross-service tests may import apps.
+// ESLint flat config: TypeScript rules for every project, and Nx module boundaries by tag, with
+// no list that grows per app:
+// - type:lib imports only libs; type:app (gateway, sso, every type:subgraph) imports only libs;
+// - a type:subgraph never imports another subgraph (it reads another domain through the
+//   contract that domain publishes, and loads another's test fixture through its manifest);
+// - tools (type:tool) and cross-service tests (type:e2e) are composition roots: they may import
+//   apps (Nx refuses application imports unless allowed, hence the @fleetgraph/* allowance for
+//   files under tools/ only);
+// - application code does not import the test kits (@fleetgraph/testing,
+//   @fleetgraph/subgraph-kit/testing) outside test files.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
@@ -22,9 +29,9 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:subgraph', notDependOnLibsWithTags: ['type:subgraph', 'type:app'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['*'] },
           ],
         },
       ],
@@ -38,29 +45,32 @@ export default tseslint.config(
   },
   {
     // Tools are composition roots (start, seed, e2e, bench): they may import apps and each other.
-    // Nx forbids importing an application project outright, so the exceptions are listed here,
-    // for files under tools/ only; apps and libs keep the strict rules above.
     files: ['tools/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [
-            '@fleetgraph/sso',
-            '@fleetgraph/gateway',
-            '@fleetgraph/fleet-core',
-            '@fleetgraph/geodecode',
-            '@fleetgraph/vehicle-data',
-            '@fleetgraph/vehicle-data/testing',
-            '@fleetgraph/vehicle-data/vin',
-            '@fleetgraph/seed',
-            '@fleetgraph/start',
-            '@fleetgraph/compose',
-          ],
+          allow: ['@fleetgraph/**'],
           depConstraints: [
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:app', 'type:tool'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Test kits stay out of application code.
+    files: ['apps/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*test-support.ts', '**/test-harness.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@fleetgraph/testing', message: 'test kit: import it from test files only' },
+            { name: '@fleetgraph/subgraph-kit/testing', message: 'test kit: import it from test files only' },
           ],
         },
       ],
