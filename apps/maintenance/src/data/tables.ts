@@ -1,0 +1,202 @@
+/**
+ * The maintenance tables as models (explicit column lists), and reads of fleet-core's contract.
+ * Visibility: templates and thresholds are global (organization_id null) or the caller's
+ * organization's; history follows the vehicle's visibility.
+ */
+import type { Knex } from 'knex';
+import type { TableSpec } from '@fleetgraph/paging';
+import { organizationOf, visibleVehicles } from '@fleetgraph/visibility';
+import type { ServiceSummary, TemplateRule, Threshold, VehicleFacts } from '../domain/upcoming';
+import { AVERAGE_WINDOW_DAYS, DAY_MS } from '../domain/upcoming';
+
+export const TEMPLATE_COLUMNS = {
+  id: 't.id',
+  organizationId: 't.organization_id',
+  description: 't.description',
+  system: 't.system',
+  fromExternalService: 't.from_external_service',
+  intervalKm: 't.interval_km',
+  intervalMonths: 't.interval_months',
+  intervalDays: 't.interval_days',
+  vehicleTypes: 't.vehicle_types',
+  fuelTypes: 't.fuel_types',
+};
+
+export const selectAs = (columns: Record<string, string>) =>
+  Object.entries(columns).map(([field, column]) => `${column} as ${field}`);
+
+export const templateSpec: TableSpec = {
+  table: 'maintenance.templates',
+  alias: 't',
+  columns: Object.fromEntries(Object.entries(TEMPLATE_COLUMNS).map(([k, v]) => [k, v.slice(2)])),
+  order: { columns: ['t.description', 't.id'], fields: ['description', 'id'] },
+};
+
+export const thresholdSpec: TableSpec = {
+  table: 'maintenance.criticality_thresholds',
+  alias: 'c',
+  columns: {
+    id: 'id',
+    organizationId: 'organization_id',
+    code: 'code',
+    criticality: 'criticality',
+    remainingDistance: 'remaining_distance_km',
+    remainingDuration: 'remaining_days',
+    description: 'description',
+  },
+  order: { columns: ['c.criticality', 'c.id'], fields: ['criticality', 'id'], direction: 'desc' },
+};
+
+export const historySpec: TableSpec = {
+  table: 'maintenance.history',
+  alias: 'h',
+  columns: {
+    id: 'id',
+    vehicleId: 'vehicle_id',
+    templateId: 'template_id',
+    mileage: 'mileage_km',
+    date: 'done_at',
+    notes: 'notes',
+    fromExternalService: 'from_external_service',
+  },
+  order: { columns: ['h.done_at', 'h.id'], fields: ['date', 'id'], direction: 'desc' },
+};
+
+export interface HistoryModel {
+  id: string;
+  vehicleId: string;
+  templateId: string;
+  mileage: number;
+  date: Date;
+  notes: string | null;
+  fromExternalService: boolean;
+}
+
+/** Templates visible to the viewer: global ones and its organization's. */
+export function visibleTemplates(knex: Knex, viewer: string): Knex.QueryBuilder {
+  return knex('maintenance.templates as t').where((q) =>
+    q.whereNull('t.organization_id').orWhereIn('t.organization_id', organizationOf(knex, viewer)),
+  );
+}
+
+/** Thresholds visible to the viewer, with `inForce` (its organization's own set, else the global one). */
+export function visibleThresholds(knex: Knex, viewer: string): Knex.QueryBuilder {
+  return knex('maintenance.criticality_thresholds as c')
+    .where((q) =>
+      q.whereNull('c.organization_id').orWhereIn('c.organization_id', organizationOf(knex, viewer)),
+    )
+    .select(
+      knex.raw(
+        `(c.organization_id is not null or not exists (
+           select 1 from maintenance.criticality_thresholds o
+            where o.organization_id = (select a.organization_id from fleet_contract.accounts_v1 a where a.id = ?))
+         ) as "inForce"`,
+        [viewer],
+      ),
+    );
+}
+
+/** The thresholds in force for the viewer's organization (one statement). */
+export async function thresholdsInForce(
+  knex: Knex,
+  viewer: string,
+): Promise<Array<Threshold & { inForce: true }>> {
+  const rows = await knex.raw(
+    `with org as (select a.organization_id from fleet_contract.accounts_v1 a where a.id = ?)
+     select c.id, c.organization_id as "organizationId", c.code, c.criticality,
+            c.remaining_distance_km as "remainingDistance", c.remaining_days as "remainingDuration",
+            c.description, true as "inForce"
+       from maintenance.criticality_thresholds c
+      where c.organization_id = (select organization_id from org)
+         or (c.organization_id is null and not exists (
+               select 1 from maintenance.criticality_thresholds o where o.organization_id = (select organization_id from org)))
+      order by c.criticality desc, c.id desc`,
+    [viewer],
+  );
+  return rows.rows;
+}
+
+export interface VehicleFilter {
+  vehicleIds?: string[] | null;
+  groupIds?: string[] | null;
+}
+
+/**
+ * One statement: the visible vehicles (filtered) with their latest odometer reading and the km
+ * of trips that ended in the AVERAGE_WINDOW_DAYS days before `now`.
+ */
+export async function vehicleFacts(
+  knex: Knex,
+  viewer: string,
+  filter: VehicleFilter,
+  now: Date,
+): Promise<VehicleFacts[]> {
+  const vehicles = knex('fleet_contract.vehicles_v1 as v')
+    .select('v.id', 'v.organization_id', 'v.vehicle_type', 'v.fuel_type', 'v.created_at')
+    .whereIn('v.id', visibleVehicles(knex, viewer));
+  if (filter.vehicleIds) vehicles.whereIn('v.id', filter.vehicleIds);
+  if (filter.groupIds)
+    vehicles.whereIn(
+      'v.id',
+      knex('fleet_contract.group_vehicles_v1 as gv')
+        .select('gv.vehicle_id')
+        .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
+        .whereIn('ga.ancestor_id', filter.groupIds),
+    );
+  const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
+  const { rows } = await knex.raw(
+    `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
+            v.fuel_type as "fuelType", v.created_at as "createdAt",
+            o.odometer_km as "odometerKm", coalesce(d.km, 0)::float8 as "recentKm"
+       from (?) v
+       left join lateral (
+         select r.odometer_km from fleet_contract.vehicle_odometer_v1 r
+          where r.vehicle_id = v.id
+          order by r.recorded_at desc, r.odometer_km desc limit 1) o on true
+       left join lateral (
+         select sum(t.distance_m) / 1000.0 as km from fleet_contract.trips_v1 t
+          where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at <= ?) d on true
+      order by v.id`,
+    [vehicles, since, now],
+  );
+  return rows.map((r: VehicleFacts) => ({
+    ...r,
+    odometerKm: r.odometerKm === null ? null : Number(r.odometerKm),
+    recentKm: Number(r.recentKm),
+  }));
+}
+
+/** One statement: per vehicle and template, the number of services, the last one and the highest mileage. */
+export async function serviceSummaries(
+  knex: Knex,
+  vehicleIds: string[],
+): Promise<Map<string, ServiceSummary[]>> {
+  const byVehicle = new Map<string, ServiceSummary[]>();
+  if (vehicleIds.length === 0) return byVehicle;
+  const { rows } = await knex.raw(
+    `select h.vehicle_id as "vehicleId", h.template_id as "templateId", count(*)::int as count,
+            (array_agg(h.mileage_km order by h.done_at desc, h.id desc))[1] as "lastMileageKm",
+            max(h.done_at) as "lastDoneAt", max(h.mileage_km) as "maxMileageKm"
+       from maintenance.history h
+      where h.vehicle_id = any(?::uuid[])
+      group by h.vehicle_id, h.template_id`,
+    [vehicleIds],
+  );
+  for (const r of rows as Array<ServiceSummary & { vehicleId: string }>) {
+    const list = byVehicle.get(r.vehicleId) ?? [];
+    list.push({
+      templateId: r.templateId,
+      count: r.count,
+      lastMileageKm: r.lastMileageKm,
+      lastDoneAt: r.lastDoneAt,
+      maxMileageKm: r.maxMileageKm,
+    });
+    byVehicle.set(r.vehicleId, list);
+  }
+  return byVehicle;
+}
+
+/** Every template the viewer sees (the rules of upcoming work). One statement. */
+export async function templateRules(knex: Knex, viewer: string): Promise<TemplateRule[]> {
+  return visibleTemplates(knex, viewer).select(selectAs(TEMPLATE_COLUMNS)).orderBy('t.id');
+}

@@ -1,0 +1,4 @@
+export { buildApp, SCHEMA_DIR } from './app';
+export { loadMaintenanceConfig, type MaintenanceConfig } from './config';
+export { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
+export * from './domain/upcoming';

@@ -1,0 +1,137 @@
+/**
+ * Per-request loaders of the maintenance subgraph, for one viewer and one instant (`now`, from the
+ * config's clock, fixed for the whole request). Statements per request do not depend on page
+ * sizes: templates and thresholds in force are read once; upcoming work of any number of vehicles
+ * is two statements per batch (vehicle facts with odometer and recent km, service summaries).
+ */
+import DataLoader from 'dataloader';
+import type { Knex } from 'knex';
+import type { UserContext } from '@fleetgraph/auth';
+import { relationLoader, type CursorCodec, type RelationSpec } from '@fleetgraph/paging';
+import { visibleVehicles } from '@fleetgraph/visibility';
+import { upcomingForVehicle, type UpcomingItem } from './domain/upcoming';
+import {
+  historySpec,
+  serviceSummaries,
+  templateRules,
+  thresholdsInForce,
+  vehicleFacts,
+  visibleThresholds,
+  selectAs,
+  type HistoryModel,
+  type VehicleFilter,
+} from './data/tables';
+
+export interface MaintenanceServices {
+  knex: Knex;
+  codec: CursorCodec;
+  clock: () => Date;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: unknown): id is string => typeof id === 'string' && UUID.test(id);
+
+const once = <T>(f: () => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+};
+
+export function createLoaders(services: MaintenanceServices, user: UserContext) {
+  const { knex, codec } = services;
+  const viewer = user.uid;
+  const now = services.clock();
+  const templates = once(() => templateRules(knex, viewer));
+  const thresholds = once(() => thresholdsInForce(knex, viewer));
+
+  /** Upcoming work of the visible vehicles matching `filter`: 2 statements (+ the memoized 2). */
+  async function computeUpcoming(filter: VehicleFilter): Promise<UpcomingItem[]> {
+    const [rules, levels] = await Promise.all([templates(), thresholds()]);
+    const facts = await vehicleFacts(knex, viewer, filter, now);
+    const summaries = await serviceSummaries(
+      knex,
+      facts.map((f) => f.id),
+    );
+    return facts.flatMap((v) => upcomingForVehicle(v, rules, summaries.get(v.id) ?? [], levels, now));
+  }
+
+  const upcomingByVehicle = new DataLoader<string, UpcomingItem[]>(async (ids) => {
+    const items = await computeUpcoming({ vehicleIds: [...ids] });
+    const byVehicle = new Map<string, UpcomingItem[]>();
+    for (const item of items) {
+      const list = byVehicle.get(item.vehicleId) ?? [];
+      list.push(item);
+      byVehicle.set(item.vehicleId, list);
+    }
+    return ids.map((id) => byVehicle.get(id) ?? []);
+  });
+
+  const visibleVehicle = new DataLoader<string, boolean>(async (ids) => {
+    const rows: Array<{ id: string }> = await knex
+      .select('v.id')
+      .from(visibleVehicles(knex, viewer).as('v'))
+      .whereIn('v.id', [...ids]);
+    const seen = new Set(rows.map((r) => r.id.toLowerCase()));
+    return ids.map((id) => seen.has(id.toLowerCase()));
+  });
+
+  const historyById = new DataLoader<string, HistoryModel | null>(async (ids) => {
+    const rows: HistoryModel[] = await knex('maintenance.history as h')
+      .select(
+        selectAs(Object.fromEntries(Object.entries(historySpec.columns).map(([k, v]) => [k, `h.${v}`]))),
+      )
+      .whereIn('h.id', [...ids])
+      .whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
+    const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
+    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+  });
+
+  const thresholdById = new DataLoader<string, Record<string, unknown> | null>(async (ids) => {
+    const rows: Array<Record<string, unknown> & { id: string }> = await visibleThresholds(knex, viewer)
+      .select(selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))))
+      .whereIn('c.id', [...ids]);
+    const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
+    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+  });
+
+  const historyRelation: RelationSpec = {
+    name: 'Vehicle.maintenanceHistory',
+    parentType: 'uuid',
+    child: historySpec,
+    rules: { defaultSize: 20, maxSize: 100 },
+    children: (k, v) =>
+      k('maintenance.history as h')
+        .whereRaw('h.vehicle_id = p.parent_id')
+        .whereIn('h.vehicle_id', visibleVehicles(k, v)),
+  };
+
+  return {
+    knex,
+    codec,
+    viewer,
+    now,
+    templates,
+    thresholds,
+    computeUpcoming,
+    upcomingByVehicle,
+    visibleVehicle,
+    historyById,
+    thresholdById,
+    vehicleHistory: relationLoader<HistoryModel>(knex, codec, viewer, historyRelation),
+    async templateById(id: string) {
+      const all = await templates();
+      return all.find((t) => t.id.toLowerCase() === id.toLowerCase()) ?? null;
+    },
+  };
+}
+
+const thresholdColumns = {
+  id: 'id',
+  organizationId: 'organization_id',
+  code: 'code',
+  criticality: 'criticality',
+  remainingDistance: 'remaining_distance_km',
+  remainingDuration: 'remaining_days',
+  description: 'description',
+};
+
+export type MaintenanceLoaders = ReturnType<typeof createLoaders>;
