@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { startHarness, type Harness } from './test-harness';
-import { FX } from './testing/fleet-fixture';
 import { GIF_BASE64, plateImage, rotatedPlateImage, sceneImage } from './testing/plate-images';
 
 const ALPR = `query ($picture: String!, $country: String!, $region: String, $year: Int) {
@@ -23,7 +22,7 @@ describe('alpr', () => {
     });
   before(async () => {
     h = await startHarness('vd_alpr');
-    alice = h.as(FX.alice);
+    alice = h.as(h.alice);
   });
   after(() => h.close());
 

@@ -1,6 +1,7 @@
 /**
  * vehicle-data: decodeDtcs, decodeVin, decodePlate, alpr, coverage*.
- * buildApp returns the Fastify instance; main.ts only reads config, listens and shuts down.
+ * buildApp returns the Fastify instance (the manifest names it; runSubgraph listens). Demo rows are
+ * written by the manifest's demoData hook, never at start.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,6 @@ import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgra
 import { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';
 import type { VehicleDataConfig } from './config';
 import { resolvers } from './resolvers/index';
-import { seedVehicleData } from './seed';
 import { createLoaders, type VehicleDataLoaders } from './services';
 import { OcrPool } from './alpr/ocr';
 import { dtcCatalog } from './dtc/catalog';
@@ -18,14 +18,9 @@ import { Vpic } from './vin/vpic';
 
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
-export interface BuildOptions extends SubgraphBuildOptions {
-  /** Fill the coverage tables and plate registry with demo rows when they are empty (default false). */
-  seed?: boolean;
-}
-
 export async function buildApp(
   config: Omit<VehicleDataConfig, 'databaseUrl'> & { databaseUrl: string },
-  options: BuildOptions = {},
+  options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
   const vpic = new Vpic({ dir: config.vpicDir });
   const ocr = new OcrPool(config.ocrWorkers);
@@ -38,12 +33,11 @@ export async function buildApp(
       schemaDir: SCHEMA_DIR,
       resolvers,
       createLoaders: (knex, user) => createLoaders({ knex, codec, vpic, ocr }, user),
-      async onStart(app, knex) {
+      async onStart(app) {
         app.addHook('onClose', async () => {
           await ocr.close();
           await vpic.close();
         });
-        if (options.seed) await seedVehicleData(knex);
         dtcCatalog(); // parse the shipped DTC tables (about 50 ms) before the first request
       },
     },

@@ -1,9 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKnex } from '@fleetgraph/db';
+import manifest from './manifest';
 import { seedVehicleData } from './seed';
 import { startHarness, type Harness } from './test-harness';
-import { FX } from './testing/fleet-fixture';
 
 const VEHICLES = `query ($ids: [ID!], $makes: [String!], $models: [String!], $years: [Int!], $energyTypes: [CoverageEnergyTypeArg!],
   $regions: [CoverageRegionArg!], $powertrain: CoveragePowertrainArg, $vin: [String!], $parameters: [String!], $blacklisted: Boolean,
@@ -19,7 +18,7 @@ describe('coverage queries', () => {
   let alice: ReturnType<Harness['as']>;
   before(async () => {
     h = await startHarness('vd_coverage');
-    alice = h.as(FX.alice);
+    alice = h.as(h.alice);
   });
   after(() => h.close());
 
@@ -148,11 +147,12 @@ describe('coverage queries', () => {
     assert.equal(tampered.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
   });
 
-  test('seeding again leaves the tables as they are', async () => {
+  test('the demo hook says it is seeded; seeding again leaves the tables as they are', async () => {
+    assert.equal(await manifest.demoData!.isSeeded(h.knex), true);
     const before = await alice(VEHICLES, { pageSize: 1 });
-    const knex = createKnex({ url: h.databaseUrl });
-    await seedVehicleData(knex);
-    await knex.destroy();
+    assert.equal(before.errors, undefined);
+    assert.ok(before.data.coverageVehicles.count > 100, String(before.data.coverageVehicles.count));
+    assert.deepEqual(await seedVehicleData(h.knex), {}, 'nothing written the second time');
     const after = await alice(VEHICLES, { pageSize: 1 });
     assert.equal(after.data.coverageVehicles.count, before.data.coverageVehicles.count);
   });

@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from './test-harness';
-import { FX } from './testing/fleet-fixture';
 
 const DECODE = `query ($vin: String!, $codes: [String]!, $protocol: DtcProtocol!, $region: DtcRegion!, $make: String, $language: Language, $oem: Boolean) {
   decodeDtcs(vin: $vin, codes: $codes, protocol: $protocol, region: $region, make: $make, language: $language, oem: $oem) {
@@ -17,7 +16,7 @@ describe('decodeDtcs', () => {
     alice(DECODE, { vin: '', protocol: 'OBD2', region: 'EUROPE', ...vars });
   before(async () => {
     h = await startHarness('vd_dtc');
-    alice = h.as(FX.alice);
+    alice = h.as(h.alice);
   });
   after(() => h.close());
 

@@ -1,4 +1,5 @@
-export { buildApp, SCHEMA_DIR, type BuildOptions } from './app';
+export { default as manifest } from './manifest';
+export { buildApp, SCHEMA_DIR } from './app';
 export { loadVehicleDataConfig, type VehicleDataConfig } from './config';
-export { seedVehicleData } from './seed';
+export { seedVehicleData, vehicleDataSeeded } from './seed';
 export { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';

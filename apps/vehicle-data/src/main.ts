@@ -1,16 +1,4 @@
-import { resolveDatabase } from '@fleetgraph/db';
-import { dataDir, onShutdown } from '@fleetgraph/service-kit';
-import { buildApp } from './app';
-import { loadVehicleDataConfig } from './config';
+import { runSubgraph } from '@fleetgraph/subgraph-kit';
+import manifest from './manifest';
 
-const config = loadVehicleDataConfig();
-const database = await resolveDatabase({
-  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-  dataDir,
-});
-const app = await buildApp({ ...config, databaseUrl: database.url }, { seed: true });
-await app.listen({ port: config.port, host: config.host });
-onShutdown(async () => {
-  await app.close();
-  await database.stop();
-});
+await runSubgraph(manifest);

@@ -1,4 +1,8 @@
-/** vehicle-data's manifest: VIN, plate and DTC decoding, plate recognition, coverage. */
+/**
+ * vehicle-data's manifest: VIN, plate and DTC decoding, plate recognition, coverage. It owns the
+ * `vehicle_data` schema and reads fleet facts (a device's vehicle, vehicles by plate, visibility)
+ * only through fleet-core's published contract, hence `dependsOn: ['fleet-core']`.
+ */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
@@ -15,4 +19,17 @@ export default defineSubgraph({
   dependsOn: ['fleet-core'],
   loadConfig: loadVehicleDataConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
+  /**
+   * The coverage catalogue, the KBA / K-Type reference table and the plate registry (src/seed.ts):
+   * deterministic, written only into empty tables, independent of the fleet (the plate lookup
+   * reads the fleet's own vehicles through the contract at query time).
+   */
+  demoData: {
+    isSeeded: async (knex) => (await import('./seed')).vehicleDataSeeded(knex),
+    seed: async (knex, context) => {
+      const counts = await (await import('./seed')).seedVehicleData(knex);
+      if (Object.keys(counts).length > 0) context.log(`vehicle-data: ${JSON.stringify(counts)}`);
+      return { counts };
+    },
+  },
 });

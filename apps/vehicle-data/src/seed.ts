@@ -1,6 +1,7 @@
 /**
  * Demo rows for the coverage catalogue, the vehicle reference table and the plate registry,
- * written only into empty tables (idempotent). Deterministic: the same ids on every run.
+ * written only into empty tables (idempotent), by the manifest's demoData hook (npm start,
+ * npm run seed, the e2e stack) and by the tests' harness. Deterministic: the same ids on every run.
  * The reference (KBA / K-Type) and plate rows are demo data shaped like real registrations, not
  * an extract of an official register.
  */
@@ -153,17 +154,32 @@ const slug = (s: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-');
 
-export async function seedVehicleData(knex: Knex): Promise<void> {
-  await knex.transaction(async (trx) => {
+/** True when both parts are there: the coverage catalogue and the reference table. */
+export async function vehicleDataSeeded(knex: Knex): Promise<boolean> {
+  const { rows } = await knex.raw<{ rows: { seeded: boolean }[] }>(
+    `select exists (select 1 from vehicle_data.coverage_makes)
+        and exists (select 1 from vehicle_data.vehicle_references) as seeded`,
+  );
+  return rows[0]?.seeded === true;
+}
+
+/**
+ * Fills the coverage catalogue, and the reference table with the plate registry, each only when
+ * empty; returns the rows written by table (empty when everything was there).
+ */
+export async function seedVehicleData(knex: Knex): Promise<Record<string, number>> {
+  return knex.transaction(async (trx) => {
     await trx.raw('lock table vehicle_data.coverage_makes in exclusive mode');
+    const counts: Record<string, number> = {};
     const hasCoverage = await trx('vehicle_data.coverage_makes').first('id');
-    if (!hasCoverage) await seedCoverage(trx);
+    if (!hasCoverage) Object.assign(counts, await seedCoverage(trx));
     const hasReferences = await trx('vehicle_data.vehicle_references').first('id');
-    if (!hasReferences) await seedReferences(trx);
+    if (!hasReferences) Object.assign(counts, await seedReferences(trx));
+    return counts;
   });
 }
 
-async function seedCoverage(trx: Knex.Transaction) {
+async function seedCoverage(trx: Knex.Transaction): Promise<Record<string, number>> {
   const makes: object[] = [];
   const models: object[] = [];
   const vehicles: object[] = [];
@@ -201,7 +217,7 @@ async function seedCoverage(trx: Knex.Transaction) {
   await trx('vehicle_data.coverage_models').insert(models);
   for (let i = 0; i < vehicles.length; i += 500)
     await trx('vehicle_data.coverage_vehicles').insert(vehicles.slice(i, i + 500));
-  await trx('vehicle_data.coverage_blacklists').insert([
+  const blacklists = [
     {
       id: 'bl_renault_zoe_2013',
       make: 'Renault',
@@ -251,10 +267,17 @@ async function seedCoverage(trx: Knex.Transaction) {
       year: null,
       reason: 'Security gateway: diagnostic access needs manufacturer authorization',
     },
-  ]);
+  ];
+  await trx('vehicle_data.coverage_blacklists').insert(blacklists);
+  return {
+    coverage_makes: makes.length,
+    coverage_models: models.length,
+    coverage_vehicles: vehicles.length,
+    coverage_blacklists: blacklists.length,
+  };
 }
 
-async function seedReferences(trx: Knex.Transaction) {
+async function seedReferences(trx: Knex.Transaction): Promise<Record<string, number>> {
   const refs = [
     {
       id: 'ref_vw_golf7_14tsi',
@@ -353,7 +376,7 @@ async function seedReferences(trx: Knex.Transaction) {
     },
   ];
   await trx('vehicle_data.vehicle_references').insert(refs);
-  await trx('vehicle_data.plate_registry').insert([
+  const plates = [
     {
       country: 'FR',
       plate: 'GH456JK',
@@ -471,5 +494,7 @@ async function seedReferences(trx: Knex.Transaction) {
       reference_id: null,
       first_registration: '2018-07-01',
     },
-  ]);
+  ];
+  await trx('vehicle_data.plate_registry').insert(plates);
+  return { vehicle_references: refs.length, plate_registry: plates.length };
 }

@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from './test-harness';
-import { FX } from './testing/fleet-fixture';
 
 const DECODE = `query ($vin: String!, $deviceId: ID, $region: String, $kba: ID, $kType: ID) {
   decodeVin(vin: $vin, deviceId: $deviceId, region: $region, kba: $kba, kType: $kType) {
@@ -18,8 +17,8 @@ describe('decodeVin', () => {
   let mallory: ReturnType<Harness['as']>;
   before(async () => {
     h = await startHarness('vd_vin');
-    alice = h.as(FX.alice);
-    mallory = h.as(FX.mallory);
+    alice = h.as(h.alice);
+    mallory = h.as(h.mallory);
   });
   after(() => h.close());
 
@@ -103,9 +102,11 @@ describe('decodeVin', () => {
   });
 
   test('deviceId uses the VIN of the visible device vehicle when vin is empty', async () => {
-    const res = await alice(DECODE, { vin: '', deviceId: FX.device });
+    const res = await alice(DECODE, { vin: '', deviceId: h.device });
+    assert.equal(res.errors, undefined);
     assert.equal(res.data.decodeVin[0].model, 'Accord');
-    const hidden = await mallory(DECODE, { vin: '', deviceId: FX.device });
+    const hidden = await mallory(DECODE, { vin: '', deviceId: h.device });
+    assert.equal(hidden.errors, undefined);
     assert.deepEqual(hidden.data.decodeVin, []);
   });
 

@@ -1,33 +1,17 @@
 /**
- * Reads of fleet's schema (never writes): the VIN of a device's vehicle and vehicles by plate,
- * both limited to what the viewer may see. When vehicle-data runs without fleet-core's schema
- * (a standalone start), these reads find nothing.
+ * Fleet facts vehicle-data reads (never writes), through the contract fleet-core publishes
+ * (schema fleet_contract, views `*_v1`) and libs/visibility: the VIN of a device's vehicle and
+ * vehicles by plate, both limited to what the viewer may see. The manifest depends on fleet-core,
+ * so the contract exists wherever vehicle-data runs (runSubgraph, npm start and the test harness
+ * migrate fleet-core first).
  */
 import type { Knex } from 'knex';
 import { visibleDevices, visibleVehicles } from '@fleetgraph/visibility';
 
-const present = new WeakMap<Knex, Promise<boolean>>();
-function fleetPresent(knex: Knex): Promise<boolean> {
-  let p = present.get(knex);
-  if (!p) {
-    p = knex
-      .raw(
-        `select to_regclass('fleet.vehicles') is not null and to_regclass('fleet.group_closure') is not null as ok`,
-      )
-      .then((r: { rows: { ok: boolean }[] }) => r.rows[0]?.ok === true);
-    present.set(knex, p);
-    p.then(
-      (ok) => !ok && present.delete(knex),
-      () => present.delete(knex),
-    );
-  }
-  return p;
-}
-
+/** The VIN of the vehicle a visible device is plugged into now; null when unknown or hidden. */
 export async function deviceVin(knex: Knex, viewer: string, deviceId: string): Promise<string | null> {
-  if (!(await fleetPresent(knex))) return null;
-  const row = (await knex('fleet.devices as d')
-    .join('fleet.vehicles as v', 'v.id', 'd.current_vehicle_id')
+  const row = (await knex('fleet_contract.devices_v1 as d')
+    .join('fleet_contract.vehicles_v1 as v', 'v.id', 'd.current_vehicle_id')
     .where('d.id', deviceId)
     .whereIn('d.id', visibleDevices(knex, viewer))
     .first('v.vin as vin')) as { vin: string | null } | undefined;
@@ -50,8 +34,7 @@ export async function fleetVehiclesByPlate(
   viewer: string,
   normalized: string,
 ): Promise<FleetVehicleRow[]> {
-  if (!(await fleetPresent(knex))) return [];
-  return knex('fleet.vehicles as v')
+  return knex('fleet_contract.vehicles_v1 as v')
     .select(
       'v.id as id',
       'v.vin as vin',

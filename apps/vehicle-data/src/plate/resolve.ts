@@ -1,6 +1,6 @@
 /**
  * decodePlate: a validated plate resolved through registered vehicles — the caller's visible fleet
- * vehicles (fleet.vehicles, read only) and vehicle_data.plate_registry — to decoded vehicles.
+ * vehicles (fleet_contract.vehicles_v1, read only) and vehicle_data.plate_registry — to decoded vehicles.
  * A registered VIN is decoded (vPIC / WMI); registry and fleet fields fill what the VIN does not say.
  */
 import type { Knex } from 'knex';

@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
-import { badInput, type PageArgs } from '@fleetgraph/paging';
+import { badInput, pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { VehicleDataLoaders } from '../services';
-import { escapeLike, lower, rootPage, type ListSpec } from './list';
 import { decodeOneVin } from './vin';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
@@ -15,40 +13,47 @@ export const COVERAGE_PAGE_RULES = {
 } as const;
 const MAX_VINS = 50;
 
-const makesSpec: ListSpec = {
-  select: ['mk.id as id', 'mk.name as name'],
+const makesSpec: TableSpec = {
+  table: 'vehicle_data.coverage_makes',
+  alias: 'mk',
+  columns: { id: 'id', name: 'name' },
   order: { columns: ['mk.name', 'mk.id'], fields: ['name', 'id'] },
 };
-const modelsSpec: ListSpec = {
-  select: ['md.id as id', 'md.name as name', 'mk.name as make'],
+/** Rows also carry `make` (mk.name), selected by the base query's join. */
+const modelsSpec: TableSpec = {
+  table: 'vehicle_data.coverage_models',
+  alias: 'md',
+  columns: { id: 'id', name: 'name' },
   order: { columns: ['mk.name', 'md.name', 'md.id'], fields: ['make', 'name', 'id'] },
 };
-const blacklistsSpec: ListSpec = {
-  select: ['b.id as id', 'b.make as make', 'b.model as model', 'b.year as year', 'b.reason as reason'],
+const blacklistsSpec: TableSpec = {
+  table: 'vehicle_data.coverage_blacklists',
+  alias: 'b',
+  columns: { id: 'id', make: 'make', model: 'model', year: 'year', reason: 'reason' },
   order: { columns: ['b.make', 'b.id'], fields: ['make', 'id'] },
+};
+/** Rows also carry `make`, `model` and `blacklisted`, selected by the base query (joins, EXISTS). */
+const vehiclesSpec: TableSpec = {
+  table: 'vehicle_data.coverage_vehicles',
+  alias: 'cv',
+  columns: {
+    id: 'id',
+    year: 'year',
+    energyType: 'energy_type',
+    powertrain: 'powertrain',
+    regions: 'regions',
+    parameters: 'parameters',
+  },
+  order: {
+    columns: ['mk.name', 'md.name', 'cv.year', 'cv.energy_type', 'cv.id'],
+    fields: ['make', 'model', 'year', 'energyType', 'id'],
+  },
 };
 const BLACKLISTED = `exists (select 1 from vehicle_data.coverage_blacklists b where lower(b.make) = lower(mk.name)
   and (b.model is null or lower(b.model) = lower(md.name)) and (b.year is null or b.year = cv.year))`;
 
-function vehiclesSpec(knex: Knex): ListSpec {
-  return {
-    select: [
-      'cv.id as id',
-      'mk.name as make',
-      'md.name as model',
-      'cv.year as year',
-      'cv.energy_type as energyType',
-      'cv.powertrain as powertrain',
-      'cv.regions as regions',
-      'cv.parameters as parameters',
-      knex.raw(`${BLACKLISTED} as blacklisted`),
-    ],
-    order: {
-      columns: ['mk.name', 'md.name', 'cv.year', 'cv.energy_type', 'cv.id'],
-      fields: ['make', 'model', 'year', 'energyType', 'id'],
-    },
-  };
-}
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const lower = (values: string[]) => values.map((v) => v.trim().toLowerCase());
 
 interface VehiclesArgs extends PageArgs {
   ids?: string[] | null;
@@ -67,31 +72,32 @@ export const coverageQueries = {
   coverageMakes(_: unknown, args: PageArgs & { name?: string | null }, { loaders }: Ctx) {
     const base = loaders.knex('vehicle_data.coverage_makes as mk');
     if (args.name != null) base.whereILike('mk.name', `%${escapeLike(args.name.trim())}%`);
-    return rootPage(
-      loaders,
-      'coverageMakes',
-      makesSpec,
-      COVERAGE_PAGE_RULES.makes,
+    return pageOf({
+      codec: loaders.codec,
+      name: 'coverageMakes',
+      spec: makesSpec,
+      rules: COVERAGE_PAGE_RULES.makes,
       args,
-      { name: args.name },
+      filters: { name: args.name },
       base,
-    );
+    });
   },
 
   coverageModels(_: unknown, args: PageArgs & { makes?: string[] | null }, { loaders }: Ctx) {
     const base = loaders
       .knex('vehicle_data.coverage_models as md')
-      .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id');
+      .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id')
+      .select('mk.name as make');
     if (args.makes) base.whereRaw('lower(mk.name) = any(?::text[])', [lower(args.makes)]);
-    return rootPage(
-      loaders,
-      'coverageModels',
-      modelsSpec,
-      COVERAGE_PAGE_RULES.models,
+    return pageOf({
+      codec: loaders.codec,
+      name: 'coverageModels',
+      spec: modelsSpec,
+      rules: COVERAGE_PAGE_RULES.models,
       args,
-      { makes: args.makes },
+      filters: { makes: args.makes },
       base,
-    );
+    });
   },
 
   async coverageVehicles(_: unknown, args: VehiclesArgs, { loaders }: Ctx) {
@@ -99,7 +105,8 @@ export const coverageQueries = {
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const base = knex('vehicle_data.coverage_vehicles as cv')
       .join('vehicle_data.coverage_models as md', 'md.id', 'cv.model_id')
-      .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id');
+      .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id')
+      .select('mk.name as make', 'md.name as model', knex.raw(`${BLACKLISTED} as blacklisted`));
     if (args.ids) base.whereIn('cv.id', args.ids);
     if (args.makes) base.whereRaw('lower(mk.name) = any(?::text[])', [lower(args.makes)]);
     if (args.models) base.whereRaw('lower(md.name) = any(?::text[])', [lower(args.models)]);
@@ -129,15 +136,15 @@ export const coverageQueries = {
         }
       });
     }
-    const page = await rootPage<{ parameters: string[] }>(
-      loaders,
-      'coverageVehicles',
-      vehiclesSpec(knex),
-      COVERAGE_PAGE_RULES.vehicles,
+    const page = await pageOf<{ parameters: string[] }>({
+      codec: loaders.codec,
+      name: 'coverageVehicles',
+      spec: vehiclesSpec,
+      rules: COVERAGE_PAGE_RULES.vehicles,
       args,
       filters,
       base,
-    );
+    });
     for (const row of page.list) row.parameters = [...row.parameters].sort();
     return page;
   },
@@ -159,14 +166,14 @@ export const coverageQueries = {
     if (args.makes) base.whereRaw('lower(b.make) = any(?::text[])', [lower(args.makes)]);
     if (args.models) base.whereRaw('lower(b.model) = any(?::text[])', [lower(args.models)]);
     if (args.years) base.where((q) => q.whereNull('b.year').orWhereIn('b.year', args.years!));
-    return rootPage(
-      loaders,
-      'coverageBlacklists',
-      blacklistsSpec,
-      COVERAGE_PAGE_RULES.blacklists,
+    return pageOf({
+      codec: loaders.codec,
+      name: 'coverageBlacklists',
+      spec: blacklistsSpec,
+      rules: COVERAGE_PAGE_RULES.blacklists,
       args,
       filters,
       base,
-    );
+    });
   },
 };
