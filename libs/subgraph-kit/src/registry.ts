@@ -81,6 +81,13 @@ export async function subgraphManifest(
   name: string,
   root: string = repoRoot,
 ): Promise<SubgraphManifest<any>> {
+  // By convention the folder is named after the subgraph: load only that manifest, so a sibling
+  // being written at the same time cannot break a test that needs just this one.
+  const conventional = subgraphProjects(root).find((p) => p.dir.endsWith(`/apps/${name}`));
+  if (conventional) {
+    const manifest = await loadManifest(conventional);
+    if (manifest.name === name) return manifest;
+  }
   const found = (await loadSubgraphManifests(root)).find((m) => m.name === name);
   if (!found) throw new Error(`no subgraph named ${name}`);
   return found;

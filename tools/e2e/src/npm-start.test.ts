@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/start';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-start-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -23,9 +24,9 @@ interface Started {
   stderr: () => string;
 }
 
-async function npmStart(env: Record<string, string>): Promise<Started> {
+async function npmStart(env: Record<string, string>, args: string[] = []): Promise<Started> {
   const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
-  const child = spawn('npm', ['start', '--silent'], {
+  const child = spawn('npm', ['start', '--silent', ...(args.length > 0 ? ['--', ...args] : [])], {
     cwd: repoRoot,
     env: { ...parentEnv, ...env, FLEETGRAPH_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,6 +95,17 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/** A free port for the embedded database, the gateway, the SSO and every subgraph (by manifest). */
+async function freePorts(): Promise<Record<string, string>> {
+  const env: Record<string, string> = {
+    EMBEDDED_PG_PORT: String(await freePort()),
+    GATEWAY_PORT: String(await freePort()),
+    SSO_PORT: String(await freePort()),
+  };
+  for (const m of await loadSubgraphManifests()) env[`${m.envPrefix}_PORT`] = String(await freePort());
+  return env;
+}
+
 function pastedCommands(banner: string): string {
   const start = banner.indexOf('Get a token and query the graph:');
   const end = banner.indexOf('Ctrl-C stops everything');
@@ -101,14 +113,7 @@ function pastedCommands(banner: string): string {
 }
 
 test('npm start on a machine without a database: banner, working curl, clean Ctrl-C, data kept', async () => {
-  const env = {
-    EMBEDDED_PG_PORT: String(await freePort()),
-    GATEWAY_PORT: String(await freePort()),
-    SSO_PORT: String(await freePort()),
-    FLEET_CORE_PORT: String(await freePort()),
-    GEODECODE_PORT: String(await freePort()),
-    VEHICLE_DATA_PORT: String(await freePort()),
-  };
+  const env = await freePorts();
   const first = await npmStart(env);
   try {
     const banner = first.stdout();
@@ -121,7 +126,7 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     assert.ok(body.data.account.fullName);
     assert.ok(body.data.account.groups.list.length > 0);
   } finally {
-    await stop(first, env.EMBEDDED_PG_PORT);
+    await stop(first, env.EMBEDDED_PG_PORT as string);
   }
 
   const second = await npmStart(env);
@@ -134,6 +139,27 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     const { stdout } = await promisify(execFile)('bash', ['-c', pastedCommands(second.stdout())]);
     assert.ok(JSON.parse(stdout).data.account.fullName);
   } finally {
-    await stop(second, env.EMBEDDED_PG_PORT);
+    await stop(second, env.EMBEDDED_PG_PORT as string);
+  }
+});
+
+test('npm start -- --processes: every service in its own process, the same graph', async () => {
+  const env = await freePorts();
+  const started = await npmStart(env, ['--processes']);
+  try {
+    const pids = [...started.stderr().matchAll(/^(\S+): process (\d+)$/gm)].map((m) => [m[1], Number(m[2])]);
+    const manifests = await loadSubgraphManifests();
+    assert.deepEqual(
+      pids.map(([name]) => name).sort(),
+      ['gateway', 'sso', ...manifests.map((m) => m.name)].sort(),
+      started.stderr(),
+    );
+    assert.equal(new Set(pids.map(([, pid]) => pid)).size, pids.length, 'one process per service');
+    const { stdout } = await promisify(execFile)('bash', ['-c', pastedCommands(started.stdout())]);
+    const body = JSON.parse(stdout);
+    assert.equal(body.errors, undefined, stdout);
+    assert.ok(body.data.account.groups.list.length > 0);
+  } finally {
+    await stop(started, env.EMBEDDED_PG_PORT as string);
   }
 });

@@ -51,6 +51,7 @@ export async function seedDemoData(
       summary.skipped.push(manifest.name);
       continue;
     }
+    if (summary.seeded.length === 0) log('first start: loading demo data');
     const started = Date.now();
     const result = await hook.seed(knex, context);
     const logins = result?.logins ?? [];

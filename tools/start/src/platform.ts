@@ -58,7 +58,8 @@ interface Context {
   log: (line: string) => void;
   runner: Runner;
   revocations: RevocationList | undefined;
-  portOf(name: string, fallback: number): number;
+  /** The port of a service: `ports[name]`, else `<ENV_PREFIX>_PORT`, else its default. */
+  portOf(name: string, fallback: number, envPrefix?: string): number;
 }
 
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
@@ -94,7 +95,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     log,
     runner: options.processes ? processRunner({ log }) : inProcessRunner,
     revocations,
-    portOf: (name, fallback) => options.ports?.[name] ?? Number(env[`${envKey(name)}_PORT`] ?? fallback),
+    portOf: (name, fallback, envPrefix = envKey(name)) =>
+      options.ports?.[name] ?? Number(env[`${envPrefix}_PORT`] ?? fallback),
   };
 
   try {
@@ -211,7 +213,7 @@ function startSso(context: Context, shared: Env): Promise<RunningService> {
 
 function startSubgraph(context: Context, shared: Env, unit: SubgraphUnit): Promise<RunningService> {
   const { manifest } = unit;
-  const port = context.portOf(manifest.name, manifest.port);
+  const port = context.portOf(manifest.name, manifest.port, manifest.envPrefix);
   return startService(context, {
     name: manifest.name,
     port,

@@ -22,37 +22,9 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
+import { byKey, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
 
-/**
- * How a loader's keys compare: `uuid` keys compare case-insensitively in PostgreSQL but rows come
- * back with the lowercase text, so they are lowercased before loading and lookup (an uppercase id
- * finds its row, as it does in a list filter); `text` keys (device IMEIs, catalog codes) as given.
- */
-export type KeyKind = 'uuid' | 'text';
-export const normalizeKey = (kind: KeyKind) =>
-  kind === 'uuid' ? (key: string) => key.toLowerCase() : (key: string) => key;
-
-/** A batched lookup of one row per key, by the row's `field`, keys normalized per `kind`. */
-export function byKey<M extends Record<string, unknown>>(
-  query: (keys: readonly string[]) => Promise<M[]>,
-  field: keyof M & string,
-  kind: KeyKind,
-): DataLoader<string, M | null> {
-  const normalize = normalizeKey(kind);
-  return new DataLoader(
-    async (given) => {
-      const keys = given.map(normalize);
-      const rows = await query(keys);
-      const map = new Map(rows.map((row) => [normalize(String(row[field])), row]));
-      return keys.map((key) => map.get(key) ?? null);
-    },
-    { cacheKeyFn: normalize },
-  );
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids of uuid-keyed tables that are not uuids cannot exist; filter them before SQL casts them. */
-const uuids = (keys: readonly string[]) => keys.filter((k) => UUID.test(k));
+const uuids = uuidsOnly;
 
 export function entityLoaders(knex: Knex, viewer: string) {
   const select = (spec: t.TableSpec) => knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));

@@ -18,7 +18,7 @@ import {
   visibleGroups,
   visibleVehicles,
 } from '@fleetgraph/visibility';
-import { byKey, normalizeKey, type KeyKind } from './entities';
+import { byKey, normalizeKey, type KeyKind } from '@fleetgraph/paging';
 import { relationLoader } from '@fleetgraph/paging';
 import { PERSONAL_DATA_ROLES, personalDataRoleOf } from './roles';
 import { serviceRelations, type ServiceRelationName } from './services-relations';

@@ -1,0 +1,37 @@
+/**
+ * Batched lookups of one row per key (DataLoader), with keys compared the way PostgreSQL compares
+ * them: `uuid` keys case-insensitively (rows come back lowercase, so keys are lowercased before
+ * loading and lookup: an uppercase id finds its row, as it does in a list filter); `text` keys
+ * (device IMEIs, catalog codes) as given. Ids that are not uuids cannot exist in a uuid column:
+ * `uuidsOnly` drops them before SQL would refuse the cast.
+ */
+import DataLoader from 'dataloader';
+
+export type KeyKind = 'uuid' | 'text';
+export const normalizeKey = (kind: KeyKind) =>
+  kind === 'uuid' ? (key: string) => key.toLowerCase() : (key: string) => key;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** The keys that can be uuids (others cannot match a uuid column). */
+export const uuidsOnly = (keys: readonly string[]): string[] => keys.filter(isUuid);
+
+/** A batched lookup of one row per key, by the row's `field`, keys normalized per `kind`. */
+export function byKey<M extends Record<string, unknown>>(
+  query: (keys: readonly string[]) => Promise<M[]>,
+  field: keyof M & string,
+  kind: KeyKind,
+): DataLoader<string, M | null> {
+  const normalize = normalizeKey(kind);
+  return new DataLoader(
+    async (given) => {
+      const keys = given.map(normalize);
+      const rows = await query(keys);
+      const map = new Map(rows.map((row) => [normalize(String(row[field])), row]));
+      return keys.map((key) => map.get(key) ?? null);
+    },
+    { cacheKeyFn: normalize },
+  );
+}

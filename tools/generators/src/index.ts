@@ -1,0 +1,1 @@
+export { subgraphFiles, subgraphNames, nextPort, type SubgraphNames } from './subgraph/files';
