@@ -1,0 +1,38 @@
+/**
+ * dvir: driver vehicle inspection reports, defects and their files. buildApp returns the Fastify
+ * instance (GraphQL at /graphql, signed file downloads at /files/:id); main.ts only runs it.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { CursorCodec } from '@fleetgraph/paging';
+import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
+import { DVIR_SCHEMA, migrations } from '../migrations/index';
+import type { DvirConfig } from './config';
+import { fileServiceFor } from './files/index';
+import { createLoaders, type DvirLoaders } from './loaders';
+import { resolvers } from './resolvers/index';
+
+export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+
+export async function buildApp(
+  config: DvirConfig & { databaseUrl: string },
+  options: SubgraphBuildOptions = {},
+): Promise<FastifyInstance> {
+  const codec = new CursorCodec(config.pagingSecret);
+  const files = fileServiceFor(config);
+  return createSubgraphApp<DvirLoaders>(
+    config,
+    {
+      dbSchema: DVIR_SCHEMA,
+      migrations,
+      schemaDir: SCHEMA_DIR,
+      resolvers,
+      createLoaders: (knex, user) => createLoaders({ knex, codec, files }, user),
+      async onStart(app, knex) {
+        files.registerRoute(app, knex);
+      },
+    },
+    options,
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Nested paged fields as relations from a parent id to the viewer's visible children, batched by
+ * relationLoader (one LATERAL statement per relation and page request, whatever the page size).
+ */
+import type { Knex } from 'knex';
+import { from, type RelationSpec } from '@fleetgraph/paging';
+import * as t from './tables';
+import { visibleTemplateIds, whereFleetVisible } from './visibility';
+
+export const PAGE_RULES = {
+  templates: { defaultSize: 50, maxSize: 200 },
+  items: { defaultSize: 50, maxSize: 200 },
+  reports: { defaultSize: 20, maxSize: 200 },
+  vehicleReports: { defaultSize: 20, maxSize: 100 },
+  answers: { defaultSize: 50, maxSize: 500 },
+  nestedAnswers: { defaultSize: 50, maxSize: 200 },
+  defects: { defaultSize: 50, maxSize: 500 },
+  nestedDefects: { defaultSize: 50, maxSize: 200 },
+  attachments: { defaultSize: 20, maxSize: 100 },
+} as const;
+
+type Filters = Record<string, unknown>;
+
+const attachmentsOf = (name: string, type: string): RelationSpec => ({
+  name,
+  parentType: 'uuid',
+  child: t.attachments,
+  rules: PAGE_RULES.attachments,
+  children: (knex, viewer) =>
+    whereFleetVisible(
+      knex,
+      from(knex, t.attachments).whereRaw('at.attachable_id = p.parent_id').where('at.attachable_type', type),
+      'at',
+      viewer,
+    ),
+});
+
+const reportFilter = (query: Knex.QueryBuilder, f: Filters) => {
+  if (f.workflowStatus != null) query.where('r.workflow_status', f.workflowStatus as string);
+  if (f.status != null) query.where('r.status', f.status as string);
+  if (f.inspectionType != null) query.where('r.inspection_type', f.inspectionType as string);
+  if (f.startedAfter != null) query.where('r.started_at', '>=', f.startedAfter as Date);
+  if (f.startedBefore != null) query.where('r.started_at', '<', f.startedBefore as Date);
+};
+
+export const OPEN_STATUSES = ['OPEN', 'IN_REPAIR'];
+
+export const relations = {
+  templateItems: {
+    name: 'InspectionTemplate.inspectionItems',
+    parentType: 'text',
+    child: t.items,
+    rules: PAGE_RULES.items,
+    children: (knex, viewer) =>
+      from(knex, t.items)
+        .whereRaw(
+          "it.template_id = split_part(p.parent_id, ':', 1)::uuid and it.template_version = split_part(p.parent_id, ':', 2)::int",
+        )
+        .whereIn('it.template_id', visibleTemplateIds(knex, viewer)),
+  },
+  reportAnswers: {
+    name: 'InspectionReport.inspectionAnswers',
+    parentType: 'uuid',
+    child: t.answers,
+    rules: PAGE_RULES.nestedAnswers,
+    children: (knex, viewer) =>
+      whereFleetVisible(knex, from(knex, t.answers).whereRaw('a.report_id = p.parent_id'), 'a', viewer),
+  },
+  reportDefects: {
+    name: 'InspectionReport.defects',
+    parentType: 'uuid',
+    child: t.defects,
+    rules: PAGE_RULES.nestedDefects,
+    children: (knex, viewer) =>
+      whereFleetVisible(
+        knex,
+        from(knex, t.defects).whereRaw('df.reported_in_report_id = p.parent_id'),
+        'df',
+        viewer,
+      ),
+  },
+  reportAttachments: attachmentsOf('InspectionReport.attachments', 'InspectionReport'),
+  answerAttachments: attachmentsOf('InspectionAnswer.attachments', 'InspectionAnswer'),
+  defectAttachments: attachmentsOf('Defect.attachments', 'Defect'),
+  vehicleReports: {
+    name: 'Vehicle.inspectionReports',
+    parentType: 'uuid',
+    child: t.reports,
+    rules: PAGE_RULES.vehicleReports,
+    children: (knex, viewer) =>
+      whereFleetVisible(knex, from(knex, t.reports).whereRaw('r.vehicle_id = p.parent_id'), 'r', viewer),
+    filter: reportFilter,
+  },
+  vehicleDefects: {
+    name: 'Vehicle.defects',
+    parentType: 'uuid',
+    child: t.defects,
+    rules: PAGE_RULES.nestedDefects,
+    children: (knex, viewer) =>
+      whereFleetVisible(knex, from(knex, t.defects).whereRaw('df.vehicle_id = p.parent_id'), 'df', viewer),
+    filter: (query, f) => {
+      if (f.status != null) query.where('df.status', f.status as string);
+    },
+  },
+  vehicleOpenDefects: {
+    name: 'Vehicle.openDefects',
+    parentType: 'uuid',
+    child: t.defects,
+    rules: PAGE_RULES.nestedDefects,
+    children: (knex, viewer) =>
+      whereFleetVisible(
+        knex,
+        from(knex, t.defects).whereRaw('df.vehicle_id = p.parent_id').whereIn('df.status', OPEN_STATUSES),
+        'df',
+        viewer,
+      ),
+  },
+} satisfies Record<string, RelationSpec>;
+
+export type RelationName = keyof typeof relations;

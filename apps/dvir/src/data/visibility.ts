@@ -1,0 +1,39 @@
+/**
+ * Who sees which dvir rows, as SQL over fleet-core's published contract (libs/visibility):
+ * - a report, its answers, defects and attachments: when its vehicle is visible to the viewer,
+ *   or the group the report was taken in is (every such table carries vehicle_id and group_id);
+ * - a template (and its items): when its group is visible; a template without a group is visible
+ *   to every account of its organization, and to every account when it has no organization
+ *   (the platform's global templates).
+ */
+import type { Knex } from 'knex';
+import { organizationOf, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
+
+export function whereFleetVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
+  return query.where((w) =>
+    w
+      .whereIn(`${alias}.vehicle_id`, visibleVehicles(knex, viewer))
+      .orWhereIn(`${alias}.group_id`, visibleGroups(knex, viewer)),
+  );
+}
+
+export function whereTemplateVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
+  return query.where((w) =>
+    w
+      .whereIn(`${alias}.group_id`, visibleGroups(knex, viewer))
+      .orWhere((global) =>
+        global
+          .whereNull(`${alias}.group_id`)
+          .where((o) =>
+            o
+              .whereNull(`${alias}.organization_id`)
+              .orWhereIn(`${alias}.organization_id`, organizationOf(knex, viewer)),
+          ),
+      ),
+  );
+}
+
+/** Ids of the templates the viewer sees (a subquery for `whereIn`). */
+export function visibleTemplateIds(knex: Knex, viewer: string): Knex.QueryBuilder {
+  return whereTemplateVisible(knex, knex('dvir.inspection_templates as vt').select('vt.id'), 'vt', viewer);
+}

@@ -1,0 +1,101 @@
+/**
+ * Attachment files: storing bytes (type sniffed, size and sha256 recorded), the download URL of
+ * an attachment, and the `GET /files/:id` route that serves a signed URL. The route lives outside
+ * the authenticated /graphql scope: the signature is the authorization, bound to one attachment
+ * and expiring (403 when altered or expired, 404 when the file does not exist).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Knex } from 'knex';
+import { isUuid } from '@fleetgraph/paging';
+import { sniffContentType } from './sniff';
+import { contentDisposition, type FileStorage } from './storage';
+import type { UrlSigner } from './signing';
+
+export interface StoredFile {
+  storageKey: string;
+  byteSize: number;
+  sha256: string;
+  contentType: string;
+}
+
+export interface AttachmentFile {
+  id: string;
+  storageKey: string | null;
+  filename: string;
+  contentType: string;
+}
+
+export class FileService {
+  constructor(
+    readonly storage: FileStorage,
+    readonly signer: UrlSigner,
+    readonly publicUrl: string,
+    readonly ttlS: number,
+  ) {}
+
+  /** Stores bytes (content-addressed: equal files are stored once); what to record on the attachment row. */
+  async store(bytes: Uint8Array): Promise<StoredFile> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const contentType = sniffContentType(bytes);
+    const storageKey = `sha256/${sha256.slice(0, 2)}/${sha256}`;
+    await this.storage.put(storageKey, bytes, contentType);
+    return { storageKey, byteSize: bytes.byteLength, sha256, contentType };
+  }
+
+  /** A short-lived URL to download the attachment's file; null when it has none. */
+  async url(file: AttachmentFile): Promise<string | null> {
+    if (!file.storageKey) return null;
+    if (this.storage.presign) {
+      return this.storage.presign(file.storageKey, {
+        contentType: file.contentType,
+        filename: file.filename,
+        ttlS: this.ttlS,
+      });
+    }
+    const { exp, sig } = this.signer.sign(file.id);
+    return `${this.publicUrl.replace(/\/$/, '')}/files/${file.id}?exp=${exp}&sig=${sig}`;
+  }
+
+  registerRoute(app: FastifyInstance, knex: Knex): void {
+    app.get<{ Params: { id: string }; Querystring: { exp?: string; sig?: string } }>(
+      '/files/:id',
+      async (request, reply) => {
+        const { id } = request.params;
+        const verdict = this.signer.verify(id, request.query.exp, request.query.sig);
+        if (verdict !== 'ok') {
+          return reply
+            .code(403)
+            .header('cache-control', 'no-store')
+            .send({
+              error: verdict === 'expired' ? 'url_expired' : 'invalid_signature',
+              error_description:
+                verdict === 'expired'
+                  ? 'This file URL has expired: ask the API for a new fileUrl.'
+                  : 'This file URL is not valid (altered or incomplete): ask the API for a new fileUrl.',
+            });
+        }
+        const row: { storage_key: string | null; filename: string; content_type: string } | undefined =
+          isUuid(id)
+            ? await knex('dvir.attachments')
+                .first('storage_key', 'filename', 'content_type')
+                .where('id', id.toLowerCase())
+            : undefined;
+        const bytes = row?.storage_key ? await this.storage.get(row.storage_key) : null;
+        if (!row || !bytes) {
+          return reply
+            .code(404)
+            .header('cache-control', 'no-store')
+            .send({ error: 'not_found', error_description: 'No file is stored for this attachment.' });
+        }
+        return reply
+          .header('content-type', row.content_type)
+          .header('content-disposition', contentDisposition(row.filename))
+          .header('content-length', bytes.byteLength)
+          .header('cache-control', 'private, max-age=60')
+          .header('x-content-type-options', 'nosniff')
+          .send(bytes);
+      },
+    );
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Per-request loaders of the dvir subgraph: one SQL statement per entity type per request level
+ * (DataLoader batches the ids a level asks for), every lookup filtered by the viewer's
+ * visibility, and the nested pages (relationLoader).
+ */
+import DataLoader from 'dataloader';
+import type { Knex } from 'knex';
+import type { UserContext } from '@fleetgraph/auth';
+import { byKey, from, relationLoader, selectColumns, uuidsOnly, type CursorCodec } from '@fleetgraph/paging';
+import { visibleVehicles } from '@fleetgraph/visibility';
+import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
+import * as t from './data/tables';
+import { visibleTemplateIds, whereFleetVisible, whereTemplateVisible } from './data/visibility';
+import type { FileService } from './files/service';
+
+export interface DvirServices {
+  knex: Knex;
+  codec: CursorCodec;
+  files: FileService;
+}
+
+export function createLoaders(services: DvirServices, user: UserContext) {
+  const { knex, codec } = services;
+  const viewer = user.uid;
+  const fleetEntity = (spec: t.TableSpecLike) =>
+    byKey<t.Row>(
+      async (keys) => {
+        const ids = uuidsOnly(keys);
+        if (ids.length === 0) return [];
+        return whereFleetVisible(
+          knex,
+          from(knex, spec).select(selectColumns(spec)).whereIn(`${spec.alias}.id`, ids),
+          spec.alias,
+          viewer,
+        );
+      },
+      'id',
+      'uuid',
+    );
+  const relationLoaders = Object.fromEntries(
+    Object.entries(relations).map(([name, spec]) => [name, relationLoader(knex, codec, viewer, spec)]),
+  ) as { [K in RelationName]: ReturnType<typeof relationLoader<t.Row>> };
+
+  return {
+    knex,
+    codec,
+    viewer,
+    files: services.files,
+    relations: relationLoaders,
+    report: fleetEntity(t.reports),
+    answer: fleetEntity(t.answers),
+    defect: fleetEntity(t.defects),
+    attachment: fleetEntity(t.attachments),
+    /** An item by id when its template is visible. */
+    item: byKey<t.Row>(
+      async (keys) => {
+        const ids = uuidsOnly(keys);
+        if (ids.length === 0) return [];
+        return from(knex, t.items)
+          .select(selectColumns(t.items))
+          .select(knex.raw('tp.default_language as "defaultLanguage"'))
+          .join('dvir.inspection_templates as tp', (j) =>
+            j.on('tp.id', 'it.template_id').andOn('tp.version', 'it.template_version'),
+          )
+          .whereIn('it.id', ids)
+          .whereIn('it.template_id', visibleTemplateIds(knex, viewer));
+      },
+      'id',
+      'uuid',
+    ),
+    /** The latest version of a template by id, when visible. */
+    template: byKey<t.Row>(
+      async (keys) => {
+        const ids = uuidsOnly(keys);
+        if (ids.length === 0) return [];
+        return whereTemplateVisible(
+          knex,
+          from(knex, t.templates)
+            .select(selectColumns(t.templates))
+            .whereIn('tp.id', ids)
+            .where('tp.latest', true),
+          'tp',
+          viewer,
+        );
+      },
+      'id',
+      'uuid',
+    ),
+    /** One template version by "id:version", when visible. */
+    templateVersion: new DataLoader<string, t.Row | null>(async (keys) => {
+      const pairs = keys
+        .map((k) => k.split(':'))
+        .filter(([id, v]) => uuidsOnly([id!]).length && /^\d+$/.test(v!));
+      if (pairs.length === 0) return keys.map(() => null);
+      const rows: t.Row[] = await whereTemplateVisible(
+        knex,
+        from(knex, t.templates)
+          .select(selectColumns(t.templates))
+          .whereIn(['tp.id', 'tp.version'], pairs.map(([id, v]) => [id!.toLowerCase(), Number(v)]) as any),
+        'tp',
+        viewer,
+      );
+      const byId = new Map(rows.map((r) => [`${r.id}:${r.version}`, r]));
+      return keys.map((k) => byId.get(k.toLowerCase()) ?? null);
+    }),
+    /** Vehicle ids (of `_entities` references) the viewer sees. */
+    vehicleVisible: new DataLoader<string, boolean>(async (keys) => {
+      const ids = uuidsOnly(keys.map((k) => k.toLowerCase()));
+      const seen = new Set<string>();
+      if (ids.length > 0) {
+        const rows: Array<{ id: string }> = await knex
+          .select('v.id')
+          .from(visibleVehicles(knex, viewer).as('v'))
+          .whereIn('v.id', ids);
+        for (const r of rows) seen.add(String(r.id));
+      }
+      return keys.map((k) => seen.has(k.toLowerCase()));
+    }),
+    /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
+    safeToDrive: new DataLoader<string, boolean>(async (keys) => {
+      const rows: Array<{ vehicle_id: string }> = await whereFleetVisible(
+        knex,
+        knex('dvir.defects as df')
+          .distinct('df.vehicle_id')
+          .whereIn('df.vehicle_id', uuidsOnly(keys))
+          .whereIn('df.status', OPEN_STATUSES)
+          .where('df.out_of_service', true),
+        'df',
+        viewer,
+      );
+      const unsafe = new Set(rows.map((r) => String(r.vehicle_id)));
+      return keys.map((k) => !unsafe.has(k.toLowerCase()));
+    }),
+    /** The latest submitted report of each vehicle. */
+    lastReport: new DataLoader<string, t.Row | null>(async (keys) => {
+      const inner = whereFleetVisible(
+        knex,
+        from(knex, t.reports)
+          .select(selectColumns(t.reports))
+          .whereRaw('r.vehicle_id = p.parent_id')
+          .whereNot('r.workflow_status', 'IN_PROGRESS')
+          .orderBy('r.started_at', 'desc')
+          .orderBy('r.id', 'desc')
+          .limit(1),
+        'r',
+        viewer,
+      );
+      const rows: t.Row[] = (
+        await knex.raw(
+          'select p.parent_id as "__parent", t.* from unnest(?::uuid[]) as p(parent_id) cross join lateral (?) t',
+          [uuidsOnly(keys), inner],
+        )
+      ).rows;
+      const byVehicle = new Map(rows.map(({ __parent, ...row }) => [String(__parent), row]));
+      return keys.map((k) => byVehicle.get(k.toLowerCase()) ?? null);
+    }),
+  };
+}
+
+export type DvirLoaders = ReturnType<typeof createLoaders>;

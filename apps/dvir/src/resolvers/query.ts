@@ -1,0 +1,144 @@
+/** Root queries: lookups by id (null unless visible) and paged lists (pageOf, keyset). */
+import { badInput, from, pageOf, type TableSpec } from '@fleetgraph/paging';
+import { PAGE_RULES } from '../data/relation-specs';
+import * as t from '../data/tables';
+import { whereFleetVisible, whereTemplateVisible } from '../data/visibility';
+import { idArg, localizedPage, type Ctx, type Row } from './common';
+
+type Args = Record<string, any>;
+const paging = (args: Args) => ({ pageSize: args.pageSize, pageId: args.pageId });
+const withLocale = (row: Row | null, locale: unknown) => (row && locale ? { ...row, __locale: locale } : row);
+
+const SORTS: Record<string, { column: string; field: string; direction: 'asc' | 'desc' }> = {
+  NAME_ASC: { column: 'tp.name', field: 'baseName', direction: 'asc' },
+  NAME_DESC: { column: 'tp.name', field: 'baseName', direction: 'desc' },
+  CREATED_AT_ASC: { column: 'tp.created_at', field: 'createdAt', direction: 'asc' },
+  CREATED_AT_DESC: { column: 'tp.created_at', field: 'createdAt', direction: 'desc' },
+  VERSION_ASC: { column: 'tp.version', field: 'version', direction: 'asc' },
+  VERSION_DESC: { column: 'tp.version', field: 'version', direction: 'desc' },
+};
+
+/** The templates' keyset order for a `sort` argument (keys of one direction, then id, version). */
+function templateSpec(sort: string[] | null | undefined): TableSpec {
+  const keys = (sort && sort.length > 0 ? sort : ['NAME_ASC']).map((s) => SORTS[s]!);
+  const directions = new Set(keys.map((k) => k.direction));
+  if (directions.size > 1) {
+    throw badInput('sort keys must all be ascending or all descending (e.g. [NAME_ASC, VERSION_ASC]).', {
+      argument: 'sort',
+    });
+  }
+  const columns = [...new Set(keys.map((k) => k.column))];
+  const fields = columns.map((c) => keys.find((k) => k.column === c)!.field);
+  for (const [column, field] of [
+    ['tp.id', 'id'],
+    ['tp.version', 'version'],
+  ] as const) {
+    if (!columns.includes(column)) {
+      columns.push(column);
+      fields.push(field);
+    }
+  }
+  return { ...t.templates, order: { columns, fields, direction: keys[0]!.direction } };
+}
+
+export const Query = {
+  defect: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.defect.load(String(id)),
+  defects: (_: unknown, args: Args, { loaders }: Ctx) => {
+    const filters = {
+      vehicleId: idArg('vehicleId', args.vehicleId),
+      status: args.status ?? undefined,
+      inspectionItemId: idArg('inspectionItemId', args.inspectionItemId),
+    };
+    const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.defects), 'df', loaders.viewer);
+    if (filters.vehicleId) base.where('df.vehicle_id', filters.vehicleId);
+    if (filters.status) base.where('df.status', filters.status);
+    if (filters.inspectionItemId) base.where('df.inspection_item_id', filters.inspectionItemId);
+    return pageOf<Row>({
+      codec: loaders.codec,
+      name: 'defects',
+      spec: t.defects,
+      rules: PAGE_RULES.defects,
+      args: paging(args),
+      filters,
+      base,
+    });
+  },
+  dvirAttachment: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.attachment.load(String(id)),
+  inspectionAnswer: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
+    withLocale(await loaders.answer.load(String(id)), locale),
+  inspectionAnswers: async (_: unknown, args: Args, { loaders }: Ctx) => {
+    const filters = { inspectionReportId: idArg('inspectionReportId', args.inspectionReportId) };
+    const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.answers), 'a', loaders.viewer);
+    if (filters.inspectionReportId) base.where('a.report_id', filters.inspectionReportId);
+    const page = await pageOf<Row>({
+      codec: loaders.codec,
+      name: 'inspectionAnswers',
+      spec: t.answers,
+      rules: PAGE_RULES.answers,
+      args: paging(args),
+      filters,
+      base,
+    });
+    return localizedPage(page, args.locale);
+  },
+  inspectionItem: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
+    withLocale(await loaders.item.load(String(id)), locale),
+  inspectionReport: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.report.load(String(id)),
+  inspectionReports: (_: unknown, args: Args, { loaders }: Ctx) => {
+    const filters = {
+      vehicleId: idArg('vehicleId', args.vehicleId),
+      driverId: idArg('driverId', args.driverId),
+      groupId: idArg('groupId', args.groupId),
+      workflowStatus: args.workflowStatus ?? undefined,
+      status: args.status ?? undefined,
+      inspectionType: args.inspectionType ?? undefined,
+    };
+    const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.reports), 'r', loaders.viewer);
+    if (filters.vehicleId) base.where('r.vehicle_id', filters.vehicleId);
+    if (filters.driverId) base.where('r.driver_id', filters.driverId);
+    if (filters.groupId) base.where('r.group_id', filters.groupId);
+    if (filters.workflowStatus) base.where('r.workflow_status', filters.workflowStatus);
+    if (filters.status) base.where('r.status', filters.status);
+    if (filters.inspectionType) base.where('r.inspection_type', filters.inspectionType);
+    return pageOf<Row>({
+      codec: loaders.codec,
+      name: 'inspectionReports',
+      spec: t.reports,
+      rules: PAGE_RULES.reports,
+      args: paging(args),
+      filters,
+      base,
+    });
+  },
+  inspectionTemplate: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
+    withLocale(await loaders.template.load(String(id)), locale),
+  inspectionTemplates: async (_: unknown, args: Args, { loaders }: Ctx) => {
+    if (args.version != null && (!Number.isInteger(args.version) || args.version < 1)) {
+      throw badInput('version must be a positive integer.', { argument: 'version' });
+    }
+    const filters = {
+      groupId: idArg('groupId', args.groupId),
+      active: args.active ?? undefined,
+      version: args.version ?? undefined,
+      vehicleType: args.vehicleType ?? undefined,
+      sort: args.sort ?? undefined,
+    };
+    const spec = templateSpec(args.sort);
+    const base = whereTemplateVisible(loaders.knex, from(loaders.knex, t.templates), 'tp', loaders.viewer);
+    if (filters.groupId) base.where('tp.group_id', filters.groupId);
+    if (filters.active != null) base.where('tp.active', filters.active);
+    if (filters.version != null) base.where('tp.version', filters.version);
+    else base.where('tp.latest', true);
+    if (filters.vehicleType) base.where('tp.vehicle_type', filters.vehicleType);
+    const page = await pageOf<Row>({
+      codec: loaders.codec,
+      name: 'inspectionTemplates',
+      spec,
+      rules: PAGE_RULES.templates,
+      args: paging(args),
+      filters,
+      base,
+    });
+    return localizedPage(page, args.locale);
+  },
+};
