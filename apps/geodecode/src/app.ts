@@ -1,14 +1,14 @@
 /**
  * geodecode: offline reverse geocoding (streets and addresses from the geo schema, places from
- * GeoNames, countries from country-coder). buildApp returns the Fastify instance; main.ts only
- * reads config, listens and shuts down.
+ * GeoNames, countries from country-coder). buildApp returns the Fastify instance (the manifest
+ * names it; runSubgraph listens). The demo streets are loaded by the manifest's demoData hook,
+ * never at start.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
-import { seedStreets } from './demo/seed';
 import { placeIndex } from './geo/places';
 import { createLoaders, type GeoLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
@@ -17,7 +17,7 @@ export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema'
 export type BuildOptions = SubgraphBuildOptions;
 
 export async function buildApp(
-  config: SubgraphConfig & { databaseUrl: string; demoStreets?: boolean },
+  config: SubgraphConfig & { databaseUrl: string },
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   return createSubgraphApp<GeoLoaders>(
@@ -28,11 +28,7 @@ export async function buildApp(
       schemaDir: SCHEMA_DIR,
       resolvers,
       createLoaders: (knex) => createLoaders({ knex }),
-      async onStart(app, knex) {
-        if (config.demoStreets) {
-          const seeded = await seedStreets(knex);
-          if (seeded) app.log.info(seeded, 'geo tables were empty: loaded the demo streets');
-        }
+      async onStart(app) {
         // Build the place index now, so the first request does not pay for it.
         const places = placeIndex();
         app.log.debug({ places: places.size }, 'place index ready');

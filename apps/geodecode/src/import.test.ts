@@ -1,10 +1,14 @@
 /** The GeoJSON import: formats of common OSM tools, validation errors, and data found afterwards. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKnex, type Knex } from '@fleetgraph/db';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Knex } from '@fleetgraph/db';
 import { GeoJsonError, importStreets, parseStreetsGeoJson, segmentsOf } from './data/import';
 import { demoStreetsGeoJson } from './demo/streets';
 import { haversineMeters } from './geo/distance';
+import manifest from './manifest';
 import { startHarness, type Harness } from './test-harness';
 
 const sample = {
@@ -166,13 +170,10 @@ describe('importing into the database', () => {
   let h: Harness;
   let knex: Knex;
   before(async () => {
-    h = await startHarness('geo_import');
-    knex = createKnex({ url: h.databaseUrl });
+    h = await startHarness('geo_import', { demoStreets: true });
+    knex = h.knex;
   });
-  after(async () => {
-    await knex.destroy();
-    await h.close();
-  });
+  after(() => h.close());
 
   test('imported addresses and streets are found; --replace empties the tables first', async () => {
     const summary = await importStreets(knex, parseStreetsGeoJson(sample), { replace: true });
@@ -196,5 +197,50 @@ describe('importing into the database', () => {
     await importStreets(knex, parseStreetsGeoJson(sample));
     const again = await knex.raw('select count(*) as n from geo.addresses');
     assert.equal(again.rows[0].n, 4, 'without replace, rows are added');
+  });
+
+  test("the manifest's streets importer lists every problem and writes nothing, or imports the file", async () => {
+    const importer = manifest.importers!.streets!;
+    const dir = await mkdtemp(join(tmpdir(), 'geo-import-'));
+    const context = (options: Record<string, string>) => ({ log: () => {}, now: new Date(0), options });
+    const addresses = async () =>
+      Number((await knex.raw('select count(*) as n from geo.addresses')).rows[0].n);
+    try {
+      const before = await addresses();
+      assert.ok(before > 0);
+      const bad = join(dir, 'bad.geojson');
+      await writeFile(
+        bad,
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            sample.features[0],
+            { type: 'Feature', geometry: { type: 'Point', coordinates: [200, 10] }, properties: {} },
+            { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 95] }, properties: {} },
+          ],
+        }),
+      );
+      const refused = await importer.run(knex, bad, context({ replace: 'true' }));
+      assert.equal(refused.ok, false);
+      assert.ok(!refused.ok);
+      assert.match(refused.problems.join('\n'), /features\[1\]\.geometry\.coordinates: longitude/);
+      assert.match(refused.problems.join('\n'), /features\[2\]\.geometry\.coordinates: latitude/);
+      assert.equal(await addresses(), before, 'nothing written, not even the replace');
+
+      const notJson = join(dir, 'broken.geojson');
+      await writeFile(notJson, '{ "type": ');
+      const broken = await importer.run(knex, notJson, context({}));
+      assert.ok(!broken.ok && /not valid JSON/.test(broken.problems[0]!));
+      const option = await importer.run(knex, notJson, context({ replce: 'true' }));
+      assert.ok(!option.ok && /--replce: unknown option/.test(option.problems[0]!));
+
+      const good = join(dir, 'good.geojson');
+      await writeFile(good, JSON.stringify(sample));
+      const done = await importer.run(knex, good, context({ replace: 'true' }));
+      assert.deepEqual(done, { ok: true, summary: { streets: 2, segments: 4, addresses: 2, skipped: 2 } });
+      assert.equal(await addresses(), 2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

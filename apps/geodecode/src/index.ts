@@ -1,6 +1,8 @@
+export { default as manifest } from './manifest';
 export { buildApp, SCHEMA_DIR, type BuildOptions } from './app';
 export { loadGeodecodeConfig, type GeodecodeConfig } from './config';
 export { GEO_SCHEMA, migrations } from '../migrations/index';
-export { seedStreets } from './demo/seed';
+export { seedStreets, streetsPresent } from './demo/seed';
 export { demoStreetsGeoJson } from './demo/streets';
 export { importStreets, parseStreetsGeoJson, GeoJsonError, type ImportSummary } from './data/import';
+export { importStreetsFile } from './importer';

@@ -14,11 +14,31 @@ export default defineSubgraph({
   schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
   loadConfig: loadGeodecodeConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
+  /**
+   * The generated demo streets and addresses (src/demo/streets.ts: Paris, Berlin, ...), loaded
+   * only into empty geo tables. This hook is the only way they are loaded: the app never seeds.
+   */
   demoData: {
     isSeeded: async (knex) => (await import('./demo/seed')).streetsPresent(knex),
     seed: async (knex, context) => {
       const summary = await (await import('./demo/seed')).seedStreets(knex);
-      if (summary) context.log(`geodecode: ${JSON.stringify(summary)}`);
+      if (!summary) return {};
+      context.log(`geodecode: ${JSON.stringify(summary)}`);
+      return {
+        counts: {
+          streets: summary.streets,
+          street_segments: summary.segments,
+          addresses: summary.addresses,
+        },
+      };
+    },
+  },
+  importers: {
+    streets: {
+      description:
+        'streets and addresses from a GeoJSON FeatureCollection (OpenStreetMap tags); --replace=true empties the geo tables first',
+      run: async (knex, file, context) =>
+        (await import('./importer')).importStreetsFile(knex, file, context.options),
     },
   },
 });

@@ -5,7 +5,7 @@ import { startHarness, type Harness } from './test-harness';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('geo_places');
+  h = await startHarness('geo_places', { demoStreets: true });
 });
 after(() => h.close());
 

@@ -1,14 +1,15 @@
 /** Street and address matches on the generated demo streets: radius, maxResult, skipEmptyStreetname. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKnex } from '@fleetgraph/db';
+import type { Knex } from '@fleetgraph/db';
 import { seedStreets } from './demo/seed';
 import { demoStreetsGeoJson } from './demo/streets';
-import { startHarness, type Harness } from './test-harness';
+import manifest from './manifest';
+import { seedDemoStreets, startHarness, type Harness } from './test-harness';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('geo_streets');
+  h = await startHarness('geo_streets', { demoStreets: true });
 });
 after(() => h.close());
 
@@ -147,17 +148,33 @@ describe('skipEmptyStreetname', () => {
 });
 
 describe('demo seed', () => {
-  test('seedStreets loads only into empty tables', async () => {
-    const knex = createKnex({ url: h.databaseUrl });
+  const counts = async (knex: Knex) => {
+    const { rows } = await knex.raw(
+      'select (select count(*)::int from geo.streets) as streets, (select count(*)::int from geo.addresses) as addresses',
+    );
+    return rows[0] as { streets: number; addresses: number };
+  };
+
+  test('the demo hook loaded the streets; it and seedStreets load only into empty tables', async () => {
+    assert.equal(await manifest.demoData!.isSeeded(h.knex), true);
+    const loaded = await counts(h.knex);
+    assert.equal(loaded.streets, 15);
+    assert.ok(loaded.addresses > 300, `${loaded.addresses}`);
+    assert.equal(await seedStreets(h.knex), null, 'already seeded by the hook');
+    await seedDemoStreets(h.knex);
+    assert.deepEqual(await counts(h.knex), loaded, 'the hook again writes nothing');
+  });
+
+  test('the app itself loads no streets: without the hook the geo tables stay empty', async () => {
+    const bare = await startHarness('geo_no_demo');
     try {
-      assert.equal(await seedStreets(knex), null, 'already seeded at start');
-      const { rows } = await knex.raw(
-        'select (select count(*) from geo.streets) as streets, (select count(*) from geo.addresses) as addresses',
-      );
-      assert.equal(rows[0].streets, 15);
-      assert.ok(rows[0].addresses > 300, `${rows[0].addresses}`);
+      assert.equal(await manifest.demoData!.isSeeded(bare.knex), false);
+      assert.deepEqual(await counts(bare.knex), { streets: 0, addresses: 0 });
+      const res = await bare.geodecode({ lat: 48.8566, lng: 2.3522, maxResult: 1, radius: 100 });
+      assert.equal(res.errors, undefined);
+      assert.equal(res.data.geodecode.elements[0].kind, 'CITY');
     } finally {
-      await knex.destroy();
+      await bare.close();
     }
   });
 });

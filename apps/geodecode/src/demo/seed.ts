@@ -1,4 +1,7 @@
-/** Loads the generated demo streets when the geo tables are empty (zero-setup demo and tests). */
+/**
+ * The demo streets, loaded when the geo tables are empty by the manifest's demoData hook (npm start,
+ * npm run seed, the tests that need them).
+ */
 import type { Knex } from 'knex';
 import { importStreets, parseStreetsGeoJson, type ImportSummary } from '../data/import';
 import { demoStreetsGeoJson } from './streets';
