@@ -30,8 +30,9 @@ async function ok(user: any, query: string, variables: Record<string, unknown> =
 async function fails(user: any, query: string, code: string, variables: Record<string, unknown> = {}) {
   const res = await h.as(user)(query, variables);
   assert.ok(res.errors?.length, `expected ${code}`);
-  assert.equal(res.errors[0].extensions?.code, code, JSON.stringify(res.errors));
-  return res.errors[0];
+  const error = res.errors[0]!;
+  assert.equal(error.extensions?.code, code, JSON.stringify(res.errors));
+  return error;
 }
 
 const THRESHOLD =
