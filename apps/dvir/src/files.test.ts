@@ -1,0 +1,184 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// @ts-expect-error s3rver ships no types
+import S3rver from 's3rver';
+import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
+import { sniffContentType } from './files/sniff';
+import { localStorage, s3Storage } from './files/storage';
+import { UrlSigner } from './files/signing';
+
+const ok = (res: any) => {
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data);
+  return res.data;
+};
+const fileUrlOf = async (h: DvirHarness, id: string): Promise<string> =>
+  ok(
+    await h.as(h.facts['fleet-core'].alice)(`query($id: ID!) { dvirAttachment(id: $id) { fileUrl } }`, {
+      id,
+    }),
+  ).dvirAttachment.fileUrl;
+
+test('content types come from the bytes', async () => {
+  const { png, jpeg } = await fixtureImages();
+  assert.equal(sniffContentType(png), 'image/png');
+  assert.equal(sniffContentType(jpeg), 'image/jpeg');
+  assert.equal(sniffContentType(Buffer.from('RIFF\0\0\0\0WEBPVP8 ')), 'image/webp');
+  assert.equal(sniffContentType(Buffer.from('%PDF-1.7\n')), 'application/pdf');
+  assert.equal(sniffContentType(Buffer.from('hello')), 'application/octet-stream');
+});
+
+test('URL signatures are bound to the file and expire (injected clock)', () => {
+  let now = 1_000_000_000_000;
+  const signer = new UrlSigner('a-secret-of-enough-length', 300, () => now);
+  const { exp, sig } = signer.sign(D.attachment(1));
+  assert.equal(signer.verify(D.attachment(1), String(exp), sig), 'ok');
+  assert.equal(signer.verify(D.attachment(2), String(exp), sig), 'invalid');
+  assert.equal(signer.verify(D.attachment(1), String(exp + 1), sig), 'invalid');
+  assert.equal(signer.verify(D.attachment(1), String(exp), sig.slice(1) + 'A'), 'invalid');
+  assert.equal(signer.verify(D.attachment(1), undefined, sig), 'invalid');
+  now += 299_000;
+  assert.equal(signer.verify(D.attachment(1), String(exp), sig), 'ok');
+  now += 1_000;
+  assert.equal(signer.verify(D.attachment(1), String(exp), sig), 'expired');
+});
+
+test('local storage keeps bytes under its root and refuses keys outside it', async () => {
+  const storage = localStorage(mkdtempSync(join(tmpdir(), 'dvir-local-')));
+  await storage.put('sha256/ab/abc', Buffer.from('xyz'), 'text/plain');
+  assert.equal(String(await storage.get('sha256/ab/abc')), 'xyz');
+  assert.equal(await storage.get('sha256/ab/none'), null);
+  await assert.rejects(storage.put('../escape', Buffer.from('x'), 'text/plain'));
+});
+
+describe('local storage: files served by the dvir app', () => {
+  let h: DvirHarness;
+  before(async () => {
+    h = await startDvirHarness('dvir-files-local');
+  });
+  after(async () => h?.close());
+
+  test('a signed URL serves the file with its type and name', async () => {
+    const url = new URL(await fileUrlOf(h, D.attachment(1)));
+    assert.equal(url.origin, 'http://dvir.test');
+    const res = await h.app.inject({ method: 'GET', url: url.pathname + url.search });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'image/png');
+    assert.match(String(res.headers['content-disposition']), /^inline; filename="walkaround\.png"/);
+    const { png } = await fixtureImages();
+    assert.deepEqual(new Uint8Array(res.rawPayload), png);
+    const size = ok(
+      await h.as(h.facts['fleet-core'].alice)(`query($id: ID!) { dvirAttachment(id: $id) { byteSize } }`, {
+        id: D.attachment(1),
+      }),
+    );
+    assert.equal(size.dvirAttachment.byteSize, res.rawPayload.byteLength);
+    const jpeg = new URL(await fileUrlOf(h, D.attachment(11)));
+    const photo = await h.app.inject({ method: 'GET', url: jpeg.pathname + jpeg.search });
+    assert.equal(photo.headers['content-type'], 'image/jpeg');
+  });
+
+  test('an altered URL is refused with 403', async () => {
+    const url = new URL(await fileUrlOf(h, D.attachment(1)));
+    const sig = url.searchParams.get('sig')!;
+    const exp = url.searchParams.get('exp')!;
+    const cases = [
+      `/files/${D.attachment(2)}?exp=${exp}&sig=${sig}`,
+      `/files/${D.attachment(1)}?exp=${Number(exp) + 3600}&sig=${sig}`,
+      `/files/${D.attachment(1)}?exp=${exp}&sig=${sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      `/files/${D.attachment(1)}`,
+    ];
+    for (const path of cases) {
+      const res = await h.app.inject({ method: 'GET', url: path });
+      assert.equal(res.statusCode, 403, path);
+      assert.equal(res.json().error, 'invalid_signature');
+    }
+  });
+
+  test('an expired URL is refused with 403', async () => {
+    const url = new URL(await fileUrlOf(h, D.attachment(1)));
+    h.clock.now += (h.config.fileUrlTtlS + 1) * 1000;
+    try {
+      const res = await h.app.inject({ method: 'GET', url: url.pathname + url.search });
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.json().error, 'url_expired');
+    } finally {
+      h.clock.now -= (h.config.fileUrlTtlS + 1) * 1000;
+    }
+  });
+
+  test('a valid signature for a missing file is 404', async () => {
+    const signer = new UrlSigner(h.config.fileUrlSecret, 300, () => h.clock.now);
+    for (const id of [D.attachment(3), D.attachment(999)]) {
+      const { exp, sig } = signer.sign(id);
+      const res = await h.app.inject({ method: 'GET', url: `/files/${id}?exp=${exp}&sig=${sig}` });
+      assert.equal(res.statusCode, 404, id);
+      assert.equal(res.json().error, 'not_found');
+    }
+  });
+});
+
+describe('S3-compatible storage (s3rver)', () => {
+  let server: any;
+  let endpoint: string;
+  let h: DvirHarness;
+  before(async () => {
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: mkdtempSync(join(tmpdir(), 'dvir-s3rver-')),
+    });
+    const address = await server.run();
+    endpoint = `http://127.0.0.1:${address.port}`;
+    h = await startDvirHarness('dvir-files-s3', {
+      DVIR_S3_ENDPOINT: endpoint,
+      DVIR_S3_BUCKET: 'dvir-test',
+      DVIR_S3_ACCESS_KEY_ID: 'S3RVER',
+      DVIR_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    });
+  });
+  after(async () => {
+    await h?.close();
+    await server?.close();
+  });
+
+  test('the storage interface puts and gets objects', async () => {
+    const storage = s3Storage({
+      endpoint,
+      bucket: 'dvir-unit',
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
+    await storage.put('sha256/aa/aaa', Buffer.from('hello'), 'text/plain');
+    assert.equal(String(await storage.get('sha256/aa/aaa')), 'hello');
+    assert.equal(await storage.get('sha256/aa/missing'), null);
+  });
+
+  test('fileUrl is a presigned URL that serves the stored bytes', async () => {
+    const url = await fileUrlOf(h, D.attachment(1));
+    assert.ok(url.startsWith(`${endpoint}/dvir-test/sha256/`), url);
+    assert.match(url, /X-Amz-Signature=/);
+    const res = await fetch(url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'image/png');
+    assert.match(String(res.headers.get('content-disposition')), /walkaround\.png/);
+    const { png } = await fixtureImages();
+    assert.deepEqual(new Uint8Array(await res.arrayBuffer()), png);
+    // (Signature checks of presigned URLs are the object store's: s3rver accepts altered ones.)
+    assert.match(url, /X-Amz-Expires=300/);
+  });
+
+  test('the dvir file route also reads from S3', async () => {
+    const signer = new UrlSigner(h.config.fileUrlSecret, 300, () => h.clock.now);
+    const { exp, sig } = signer.sign(D.attachment(2));
+    const res = await h.app.inject({ method: 'GET', url: `/files/${D.attachment(2)}?exp=${exp}&sig=${sig}` });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'image/png');
+  });
+});
