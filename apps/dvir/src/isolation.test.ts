@@ -174,7 +174,7 @@ describe('bad input', () => {
   test('a huge pageSize, a forged pageId, mixed sort directions, version 0', async () => {
     const huge = await h.as(F.alice)(`{ inspectionReports(pageSize: 100000) { count } }`);
     assert.equal(codeOf(huge), 'BAD_USER_INPUT');
-    assert.match(huge.errors[0].message, /between 1 and 200/);
+    assert.match(huge.errors![0]!.message, /between 1 and 200/);
     const nested = await h.as(F.alice)(
       `query($id: ID!) { inspectionReport(id: $id) { inspectionAnswers(pageSize: 5000) { count } } }`,
       { id: D.reports.r1 },
