@@ -1,3 +1,4 @@
+import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { join } from 'node:path';
 import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
 
@@ -108,7 +109,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
     METRICS_MAX_OPERATIONS: envField.int(200, 1),
     REDIS_URL: z.string().url().optional(),
-    REVOCATION_CACHE_MS: envField.int(2000, 0),
+    REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
     MAX_DEPTH: envField.int(12, 1),
     MAX_ALIASES: envField.int(30, 0),
     MAX_TOKENS: envField.int(5000, 1),

@@ -1,6 +1,12 @@
 import { GraphQLError } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import { AuthError, bearerToken, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
+import {
+  AuthError,
+  bearerChallenge,
+  bearerToken,
+  type TokenVerifier,
+  type UserContext,
+} from '@fleetgraph/auth';
 import { observationFor, type Observation } from './observability/plugin';
 
 export interface GatewayContext {
@@ -24,15 +30,11 @@ export function contextFactory(verifier: TokenVerifier) {
       return { user, token, requestId: request.id, observation: observationFor(request) };
     } catch (error) {
       if (error instanceof AuthError) {
-        // RFC 6750 3.1: no error code when the request carried no token at all.
-        const challenge =
-          error.reason === 'missing_token'
-            ? 'Bearer realm="fleetgraph"'
-            : 'Bearer realm="fleetgraph", error="invalid_token"';
+        const challenge = bearerChallenge(error);
         throw new GraphQLError(error.message, {
           extensions: {
             code: 'UNAUTHENTICATED',
-            http: { status: 401, headers: new Map([['www-authenticate', challenge]]) },
+            http: { status: challenge.status, headers: new Map([['www-authenticate', challenge.header]]) },
           },
         });
       }

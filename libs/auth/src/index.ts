@@ -2,4 +2,10 @@ export { AuthError, type AuthFailure } from './errors';
 export { bearerToken } from './bearer';
 export { createTokenVerifier, type TokenVerifier, type VerifierOptions } from './verifier';
 export { hasScope, type UserContext } from './user-context';
-export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation';
+export {
+  createRevocationList,
+  DEFAULT_REVOCATION_CACHE_MS,
+  type RevocationList,
+  type RevocationListOptions,
+} from './revocation';
+export { bearerChallenge, BEARER_REALM, type BearerChallenge } from './challenge';

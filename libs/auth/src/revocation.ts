@@ -6,10 +6,10 @@
  * - without: an in-memory map (one process only: tests and the one-process platform start);
  * - isRevoked never throws: on a Redis error it logs and answers false (verification stays up;
  *   the token still expires on time), while revoke() does throw, so the SSO knows it failed;
- * - cacheMs (default 0) keeps isRevoked answers for a few seconds per jti, so a busy gateway
+ * - cacheMs (default DEFAULT_REVOCATION_CACHE_MS, 2 s) keeps isRevoked answers for a few seconds per jti, so a busy gateway
  *   asks Redis at most once per token per interval; a revocation is seen within that delay.
  */
-import { Redis } from 'ioredis';
+import { optionalRedis } from '@fleetgraph/service-kit';
 import { LRUCache } from 'lru-cache';
 
 export interface RevocationList {
@@ -24,11 +24,14 @@ export interface RevocationListOptions {
   redisUrl?: string;
   /** Redis key prefix (default `fleetgraph:revoked:`). */
   keyPrefix?: string;
-  /** How long an isRevoked answer may be reused, in ms (default 0: always ask). */
+  /** How long an isRevoked answer may be reused, in ms (default DEFAULT_REVOCATION_CACHE_MS; 0: always ask). */
   cacheMs?: number;
   /** Where Redis errors are reported (default console.error). */
   onError?: (error: unknown, operation: string) => void;
 }
+
+/** The one default of every verifier: a revocation is honoured everywhere within 2 s. */
+export const DEFAULT_REVOCATION_CACHE_MS = 2_000;
 
 function remainingSeconds(exp: number): number {
   return Math.ceil(exp - Date.now() / 1000);
@@ -82,28 +85,18 @@ function redisList(
   prefix: string,
   onError: (error: unknown, operation: string) => void,
 ): RevocationList {
-  // Short timeouts: a slow or absent Redis must not stall token verification.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 1_000 });
-  // Connection errors are reported by the commands that fail; this keeps ioredis from logging
-  // unhandled 'error' events on every reconnect attempt.
-  redis.on('error', () => {});
+  // The platform's guarded client (short timeouts; no command sent while Redis is known to be
+  // away): a slow or absent Redis must not stall token verification.
+  const guarded = optionalRedis(url, onError, { commandTimeoutMs: 1_000 });
   return {
     async revoke(jti, exp) {
       const ttl = remainingSeconds(exp);
       if (ttl <= 0) return;
-      await redis.set(`${prefix}${jti}`, '1', 'EX', ttl);
+      await guarded.redis.set(`${prefix}${jti}`, '1', 'EX', ttl);
     },
-    async isRevoked(jti) {
-      try {
-        return (await redis.exists(`${prefix}${jti}`)) === 1;
-      } catch (error) {
-        onError(error, 'isRevoked');
-        return false;
-      }
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    isRevoked: (jti) =>
+      guarded.attempt('isRevoked', false, async (redis) => (await redis.exists(`${prefix}${jti}`)) === 1),
+    close: () => guarded.close(),
   };
 }
 
@@ -113,5 +106,5 @@ export function createRevocationList(options: RevocationListOptions = {}): Revoc
   const list = options.redisUrl
     ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError)
     : memoryList();
-  return withCache(list, options.cacheMs ?? 0);
+  return withCache(list, options.cacheMs ?? DEFAULT_REVOCATION_CACHE_MS);
 }

@@ -12,3 +12,4 @@ export {
   flushTracing,
   type TracingOptions,
 } from './tracing';
+export { optionalRedis, type OptionalRedis } from './redis';

@@ -2,6 +2,7 @@
  * The environment every subgraph reads: where it listens, how it verifies tokens, its database
  * and its paging secret. `PREFIX_PORT` lets the one-process start give each subgraph its own port.
  */
+import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
 
@@ -37,7 +38,7 @@ export function loadSubgraphConfig(
     PAGING_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     DATABASE_URL: z.string().url().optional(),
     REDIS_URL: z.string().url().optional(),
-    REVOCATION_CACHE_MS: envField.int(2000, 0),
+    REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
   });
   const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
   const issuer = parsed.SSO_ISSUER as string;

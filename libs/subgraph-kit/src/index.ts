@@ -1,7 +1,7 @@
 export { registerSubgraph, type SubgraphContext, type SubgraphOptions, type Resolvers } from './subgraph';
 export { loadTypeDefs, readSdl } from './schema';
 export { formatErrors } from './errors';
-export { DateTimeScalar } from './scalars';
+export { DateTimeScalar, JsonScalar } from './scalars';
 export { loadSubgraphConfig, type SubgraphConfig } from './config';
 export { createSubgraphApp, type SubgraphBuildOptions, type SubgraphDefinition } from './app';
 export { checkArgumentValues, MAX_LIST_ITEMS, MAX_ENTITY_REPRESENTATIONS } from './input-limits';

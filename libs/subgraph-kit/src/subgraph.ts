@@ -14,9 +14,26 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { DocumentNode } from 'graphql';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import { AuthError, bearerToken, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
+import {
+  AuthError,
+  bearerChallenge,
+  bearerToken,
+  type TokenVerifier,
+  type UserContext,
+} from '@fleetgraph/auth';
 import { errorResponse } from './errors';
 import { checkArgumentValues } from './input-limits';
+import { DateTimeScalar, JsonScalar } from './scalars';
+
+/** The shared scalars (libs/subgraph-kit/sdl) a schema declares, with their implementations. */
+function sharedScalarsOf(typeDefs: DocumentNode): Record<string, unknown> {
+  const declared = new Set(
+    typeDefs.definitions.flatMap((d) => (d.kind === 'ScalarTypeDefinition' ? [d.name.value] : [])),
+  );
+  return Object.fromEntries(
+    [DateTimeScalar, JsonScalar].filter((s) => declared.has(s.name)).map((s) => [s.name, s]),
+  );
+}
 
 export interface SubgraphContext<L = unknown> {
   user: UserContext;
@@ -45,7 +62,13 @@ declare module 'fastify' {
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
   const schema = buildSubgraphSchema([
-    { typeDefs: options.typeDefs, resolvers: options.resolvers as GraphQLResolverMap<unknown> },
+    {
+      typeDefs: options.typeDefs,
+      resolvers: {
+        ...sharedScalarsOf(options.typeDefs),
+        ...options.resolvers,
+      } as GraphQLResolverMap<unknown>,
+    },
   ]);
   const path = options.path ?? '/graphql';
 
@@ -56,13 +79,8 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         request.user = await options.verifier.verify(bearerToken(request.headers.authorization));
       } catch (error) {
         if (!(error instanceof AuthError)) throw error;
-        return reply
-          .code(401)
-          .header('www-authenticate', `Bearer error="invalid_token", error_description="${error.message}"`)
-          .send({
-            data: null,
-            errors: [{ message: error.message, extensions: { code: 'UNAUTHENTICATED' } }],
-          });
+        const challenge = bearerChallenge(error);
+        return reply.code(challenge.status).header('www-authenticate', challenge.header).send(challenge.body);
       }
     });
 

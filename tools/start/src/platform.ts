@@ -82,7 +82,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   // their own from the environment (REDIS_URL to share it).
   const revocations = options.processes
     ? undefined
-    : createRevocationList({ ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}), cacheMs: 1000 });
+    : createRevocationList(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {});
   const services: RunningService[] = [];
   const close = async () => {
     for (const service of [...services].reverse()) await service.close();

@@ -4,7 +4,7 @@
  * log fetches, remote diagnostics, profiles, LPA, account roles and alert preferences.
  * Root lists page by keyset through @fleetgraph/paging; nested pages go through relationLoader.
  */
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLScalarType } from 'graphql';
 import type { Knex } from 'knex';
 import {
   applyKeyset,
@@ -27,34 +27,6 @@ import { bookingColumns, ownOrganization, uuids, visibleBookings } from '../data
 type Ctx = SubgraphContext<FleetLoaders>;
 type Row = Record<string, any>;
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Any JSON value, passed through unchanged. */
-export const JsonScalar = new GraphQLScalarType({
-  name: 'Json',
-  description: 'Arbitrary JSON value (object, array, string, number, boolean or null).',
-  serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
-    switch (ast.kind) {
-      case Kind.STRING:
-      case Kind.BOOLEAN:
-        return ast.value;
-      case Kind.INT:
-      case Kind.FLOAT:
-        return Number(ast.value);
-      case Kind.NULL:
-        return null;
-      case Kind.LIST:
-        return ast.values.map((v) => literal(v, variables));
-      case Kind.OBJECT:
-        return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables)]));
-      case Kind.VARIABLE:
-        return variables?.[ast.name.value];
-      default:
-        throw new GraphQLError('Json literal not understood', { extensions: { code: 'BAD_USER_INPUT' } });
-    }
-  },
-});
 
 /**
  * A root paged list: `base` selects the visible, filtered rows (no order, no limit, no columns);
@@ -365,7 +337,6 @@ const workshop = (row: Row, _: unknown, { loaders }: Ctx) =>
   row.workshopId ? loaders.services.workshop.load(String(row.workshopId)) : null;
 
 export const servicesTypes = {
-  Json: JsonScalar,
   Account: {
     descriptions: nested('accountDescriptions'),
     workshops: nested('accountWorkshops'),

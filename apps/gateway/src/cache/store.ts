@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { optionalRedis } from '../redis';
+import { optionalRedis } from '@fleetgraph/service-kit';
 import type { CacheSettings } from './settings';
 
 export interface CachedEntry {

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { LRUCache } from 'lru-cache';
-import { optionalRedis } from '../redis';
+import { optionalRedis } from '@fleetgraph/service-kit';
 
 /** The part of Apollo's KeyValueCache interface that persisted queries use. */
 export interface PersistedQueryStore {

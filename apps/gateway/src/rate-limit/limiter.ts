@@ -13,7 +13,7 @@
  * - Memory (no REDIS_URL): the same bucket in an LRU of at most 100 000 users (one process).
  */
 import { LRUCache } from 'lru-cache';
-import { optionalRedis } from '../redis';
+import { optionalRedis } from '@fleetgraph/service-kit';
 
 export interface RateDecision {
   allowed: boolean;
