@@ -2,3 +2,5 @@ export { buildApp, SCHEMA_DIR } from './app';
 export { loadMaintenanceConfig, type MaintenanceConfig } from './config';
 export { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 export * from './domain/upcoming';
+export { CATALOG, simulateHistory } from './demo/seed';
+export { vehicleFacts, serviceSummaries } from './data/tables';

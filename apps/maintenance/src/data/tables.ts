@@ -166,7 +166,11 @@ export async function vehicleFacts(
   }));
 }
 
-/** One statement: per vehicle and template, the number of services, the last one and the highest mileage. */
+/**
+ * One statement: per vehicle and template, the number of services, the last one and the highest
+ * mileage. Driven by the vehicle ids (lateral), so it is an index range scan per vehicle on
+ * history_vehicle_template_idx whatever the table statistics say.
+ */
 export async function serviceSummaries(
   knex: Knex,
   vehicleIds: string[],
@@ -174,12 +178,15 @@ export async function serviceSummaries(
   const byVehicle = new Map<string, ServiceSummary[]>();
   if (vehicleIds.length === 0) return byVehicle;
   const { rows } = await knex.raw(
-    `select h.vehicle_id as "vehicleId", h.template_id as "templateId", count(*)::int as count,
-            (array_agg(h.mileage_km order by h.done_at desc, h.id desc))[1] as "lastMileageKm",
-            max(h.done_at) as "lastDoneAt", max(h.mileage_km) as "maxMileageKm"
-       from maintenance.history h
-      where h.vehicle_id = any(?::uuid[])
-      group by h.vehicle_id, h.template_id`,
+    `select p.vehicle_id as "vehicleId", s.*
+       from unnest(?::uuid[]) as p(vehicle_id)
+       cross join lateral (
+         select h.template_id as "templateId", count(*)::int as count,
+                (array_agg(h.mileage_km order by h.done_at desc, h.id desc))[1] as "lastMileageKm",
+                max(h.done_at) as "lastDoneAt", max(h.mileage_km) as "maxMileageKm"
+           from maintenance.history h
+          where h.vehicle_id = p.vehicle_id
+          group by h.template_id) s`,
     [vehicleIds],
   );
   for (const r of rows as Array<ServiceSummary & { vehicleId: string }>) {
