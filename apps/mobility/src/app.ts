@@ -1,0 +1,34 @@
+/**
+ * mobility: fuel and energy transactions, their anomalies (rule engine in detection/) and
+ * statistics, contributed to fleet-core's Device, Group and Driver. buildApp returns the Fastify
+ * instance; main.ts only reads config, listens and shuts down.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { CursorCodec } from '@fleetgraph/paging';
+import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
+import { MOBILITY_SCHEMA, migrations } from '../migrations/index';
+import { createLoaders, type MobilityLoaders } from './loaders';
+import { resolvers } from './resolvers/index';
+
+export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+
+export async function buildApp(
+  config: SubgraphConfig & { databaseUrl: string },
+  options: SubgraphBuildOptions & { now?: () => Date } = {},
+): Promise<FastifyInstance> {
+  const codec = new CursorCodec(config.pagingSecret);
+  const now = options.now ?? (() => new Date());
+  return createSubgraphApp<MobilityLoaders>(
+    config,
+    {
+      dbSchema: MOBILITY_SCHEMA,
+      migrations,
+      schemaDir: SCHEMA_DIR,
+      resolvers,
+      createLoaders: (knex, user) => createLoaders({ knex, codec, now }, user),
+    },
+    options,
+  );
+}

@@ -1,0 +1,4 @@
+import { runSubgraph } from '@fleetgraph/subgraph-kit';
+import manifest from './manifest';
+
+await runSubgraph(manifest);
