@@ -146,12 +146,23 @@ try {
         `profile: vehicle facts ${(b - a).toFixed(1)} ms (${facts.length}), service summaries ${(c - b).toFixed(1)} ms`,
       );
     }
-    knex.on('query', (q: { sql: string; bindings: unknown[] }) => {
-      if (/vehicle_odometer_v1|maintenance\.history/.test(q.sql))
-        console.log(q.sql, JSON.stringify(q.bindings).slice(0, 300));
-    });
-    await vehicleFacts(knex, VIEWER.uid, {}, new Date(NOW));
+    const captured: Array<{ sql: string; bindings: unknown[] }> = [];
+    knex.on('query', (q: { sql: string; bindings: unknown[] }) => captured.push(q));
+    const facts = await vehicleFacts(knex, VIEWER.uid, {}, new Date(NOW));
+    await serviceSummaries(
+      knex,
+      facts.map((f) => f.id),
+    );
     knex.removeAllListeners('query');
+    const connection = await knex.client.acquireConnection();
+    try {
+      for (const q of captured) {
+        const plan = await connection.query(`explain (analyze, costs off) ${q.sql}`, q.bindings);
+        console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
+      }
+    } finally {
+      await knex.client.releaseConnection(connection);
+    }
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

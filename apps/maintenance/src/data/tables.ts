@@ -131,13 +131,11 @@ export async function vehicleFacts(
   filter: VehicleFilter,
   now: Date,
 ): Promise<VehicleFacts[]> {
-  const vehicles = knex('fleet_contract.vehicles_v1 as v')
-    .select('v.id', 'v.organization_id', 'v.vehicle_type', 'v.fuel_type', 'v.created_at')
-    .whereIn('v.id', visibleVehicles(knex, viewer));
-  if (filter.vehicleIds) vehicles.whereIn('v.id', filter.vehicleIds);
+  const ids = visibleVehicles(knex, viewer);
+  if (filter.vehicleIds) ids.whereIn('v.vehicle_id', filter.vehicleIds);
   if (filter.groupIds)
-    vehicles.whereIn(
-      'v.id',
+    ids.whereIn(
+      'v.vehicle_id',
       knex('fleet_contract.group_vehicles_v1 as gv')
         .select('gv.vehicle_id')
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
@@ -148,7 +146,10 @@ export async function vehicleFacts(
     `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
             v.fuel_type as "fuelType", v.created_at as "createdAt",
             o.odometer_km as "odometerKm", coalesce(d.km, 0)::float8 as "recentKm"
-       from (?) v
+       from (select distinct x.id from (?) x) ids
+       cross join lateral (
+         select v.id, v.organization_id, v.vehicle_type, v.fuel_type, v.created_at
+           from fleet_contract.vehicles_v1 v where v.id = ids.id) v
        left join lateral (
          select r.odometer_km from fleet_contract.vehicle_odometer_v1 r
           where r.vehicle_id = v.id
@@ -157,7 +158,7 @@ export async function vehicleFacts(
          select sum(t.distance_m) / 1000.0 as km from fleet_contract.trips_v1 t
           where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at <= ?) d on true
       order by v.id`,
-    [vehicles, since, now],
+    [ids, since, now],
   );
   return rows.map((r: VehicleFacts) => ({
     ...r,
