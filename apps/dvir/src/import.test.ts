@@ -1,0 +1,245 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
+import { importReportsFile } from './import/reports';
+import { fileServiceFor } from './files/index';
+import manifest from './manifest';
+
+let h: DvirHarness;
+let F: any;
+const T = '7e000000-0000-4000-8000-0000000000aa';
+const item = (n: number) => `7f000000-0000-4000-8000-0000000009${n.toString().padStart(2, '0')}`;
+const dir = mkdtempSync(join(tmpdir(), 'dvir-import-'));
+const write = (name: string, data: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(data));
+  return path;
+};
+
+before(async () => {
+  h = await startDvirHarness('dvir-import');
+  F = h.facts['fleet-core'];
+});
+after(async () => h?.close());
+
+const template = {
+  id: T,
+  version: 1,
+  name: 'Imported check',
+  groupId: null as string | null,
+  defaultLanguage: 'EN',
+  signatureRequired: false,
+  translations: { NL: { name: 'Geïmporteerde controle' } },
+  items: [
+    { id: item(1), orderPosition: 1, category: 'BRAKES', name: 'Brakes', photoCountMin: 1, photoCountMax: 1 },
+    {
+      id: item(2),
+      orderPosition: 2,
+      category: 'EXTERIOR',
+      name: 'Body',
+      commentOnSuccess: true,
+      translations: { NL: { name: 'Carrosserie' } },
+    },
+  ],
+};
+
+test('the manifest lists the importer', () => {
+  assert.ok(manifest.importers?.reports?.description);
+});
+
+test('a dataset is imported with the rules: defect from a DEFECT answer, later report and mechanic resolutions', async () => {
+  template.groupId = F.groups.depot;
+  const { png } = await fixtureImages();
+  writeFileSync(join(dir, 'photo.png'), png);
+  const reportA = '7a000000-0000-4000-8000-0000000000a1';
+  const reportB = '7a000000-0000-4000-8000-0000000000a2';
+  const file = write('ok.json', {
+    templates: [template],
+    reports: [
+      {
+        id: reportA,
+        vehicleId: F.vehicles.depot[2],
+        driverId: F.drivers.anna,
+        templateId: T,
+        templateVersion: 1,
+        inspectionType: 'PRE_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-20T06:00:00Z',
+        completedAt: '2026-03-20T06:10:00Z',
+        location: { lat: 50.1, lng: 4.2, address: 'Depot' },
+        answers: [
+          {
+            id: D.answer(90, 1),
+            itemId: item(1),
+            result: 'DEFECT',
+            comment: 'Soft pedal',
+            photos: [{ kind: 'PHOTO', filename: 'brake.png', path: 'photo.png' }],
+          },
+          { itemId: item(2), result: 'OK', comment: 'Clean' },
+        ],
+        attachments: [{ kind: 'WALKAROUND', filename: 'w.png', base64: Buffer.from(png).toString('base64') }],
+      },
+      {
+        id: reportB,
+        vehicleId: F.vehicles.depot[2],
+        templateId: T,
+        templateVersion: 1,
+        inspectionType: 'POST_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-21T17:00:00Z',
+        completedAt: '2026-03-21T17:05:00Z',
+        answers: [
+          { itemId: item(1), result: 'OK' },
+          { itemId: item(2), result: 'OK', comment: 'Fine' },
+        ],
+      },
+    ],
+    resolutions: [
+      { defectId: D.defect(5), by: 'MECHANIC', mechanicName: 'Garage Nord', at: '2026-03-22T10:00:00Z' },
+    ],
+  });
+  const files = fileServiceFor(h.config);
+  const out = await importReportsFile(
+    h.knex,
+    file,
+    { log: () => {}, now: new Date('2026-03-25T00:00:00Z') },
+    files,
+  );
+  assert.deepEqual(out, {
+    ok: true,
+    summary: { templates: 1, reports: 2, answers: 4, defects: 1, attachments: 3, resolved: 2 },
+  });
+  const alice = h.as(F.alice);
+  const res = await alice(
+    `query($id: ID!, $d: ID!) { inspectionReport(id: $id) { status defects { list { status resolution resolvedInInspectionReportId reportedByDriverId attachments { count } } } attachments { list { contentType byteSize } } inspectionAnswers(locale: NL) { list { itemName } } }
+      defect(id: $d) { status resolution mechanicName resolvedAt } }`,
+    { id: reportA, d: D.defect(5) },
+  );
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  const r = res.data.inspectionReport;
+  assert.equal(r.status, 'OUT_OF_SERVICE');
+  assert.deepEqual(r.defects.list, [
+    {
+      status: 'RESOLVED',
+      resolution: 'IN_LATER_REPORT',
+      resolvedInInspectionReportId: reportB,
+      reportedByDriverId: F.drivers.anna,
+      attachments: { count: 1 },
+    },
+  ]);
+  assert.deepEqual(r.attachments.list, [{ contentType: 'image/png', byteSize: png.byteLength }]);
+  assert.deepEqual(
+    r.inspectionAnswers.list.map((a: any) => a.itemName),
+    ['Brakes', 'Carrosserie'],
+  );
+  assert.deepEqual(res.data.defect, {
+    status: 'RESOLVED',
+    resolution: 'BY_MECHANIC',
+    mechanicName: 'Garage Nord',
+    resolvedAt: '2026-03-22T10:00:00.000Z',
+  });
+});
+
+test('every problem is listed by JSON path and nothing is written', async () => {
+  const before = await h.knex('dvir.inspection_reports').count('* as n').first();
+  const file = write('bad.json', {
+    templates: [
+      {
+        ...template,
+        id: '7e000000-0000-4000-8000-0000000000bb',
+        items: [{ ...template.items[0], category: 'WHEELS' }],
+      },
+    ],
+    reports: [
+      {
+        vehicleId: F.vehicles.depot[0],
+        driverId: F.drivers.greta,
+        templateId: T,
+        templateVersion: 1,
+        inspectionType: 'PRE_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-23T06:00:00Z',
+        completedAt: '2026-03-23T05:00:00Z',
+        fuelLevel: 140,
+        answers: [
+          { itemId: item(1), result: 'DEFECT' },
+          { itemId: item(1), result: 'OK' },
+          { itemId: '7f000000-0000-4000-8000-000000000999', result: 'OK' },
+        ],
+      },
+      {
+        vehicleId: '00000000-0000-4000-8000-000000000000',
+        templateId: T,
+        templateVersion: 1,
+        inspectionType: 'PRE_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-23T06:00:00Z',
+        answers: [],
+      },
+    ],
+    resolutions: [{ defectId: D.defect(1), by: 'USER', userId: F.carol.uid, at: '2026-03-23T06:00:00Z' }],
+  });
+  const out = await importReportsFile(
+    h.knex,
+    file,
+    { log: () => {}, now: new Date() },
+    fileServiceFor(h.config),
+  );
+  assert.equal(out.ok, false);
+  const problems = (out as { problems: string[] }).problems;
+  const expected = [
+    /^\$\.templates\[0\]\.items\[0\]\.category: unknown "WHEELS"/,
+    /^\$\.reports\[0\]\.driverId: driver .* another organization/,
+    /^\$\.reports\[0\]\.fuelLevel: must be an integer between 0 and 100/,
+    /^\$\.reports\[0\]\.completedAt: is before startedAt/,
+    /^\$\.reports\[0\]\.answers\[0\]\.photos: a DEFECT on item "Brakes" needs at least 1 photo/,
+    /^\$\.reports\[0\]\.answers\[0\]\.comment: item "Brakes" requires a comment/,
+    /^\$\.reports\[0\]\.answers\[1\]\.itemId: item "Brakes" is answered twice/,
+    /^\$\.reports\[0\]\.answers\[2\]\.itemId: .* is not an item of template/,
+    /^\$\.reports\[0\]\.answers: required item "Body"/,
+    /^\$\.reports\[1\]\.vehicleId: no vehicle/,
+    /^\$\.resolutions\[0\]\.userId: account of another organization/,
+  ];
+  for (const re of expected)
+    assert.ok(
+      problems.some((p) => re.test(p)),
+      `${re} in\n${problems.join('\n')}`,
+    );
+  const afterCount = await h.knex('dvir.inspection_reports').count('* as n').first();
+  assert.equal(Number(afterCount!.n), Number(before!.n));
+  assert.equal(
+    await h.knex('dvir.inspection_templates').where('id', '7e000000-0000-4000-8000-0000000000bb').first(),
+    undefined,
+  );
+});
+
+test('malformed JSON and shapes are reported by path', async () => {
+  const shape = await importReportsFile(
+    h.knex,
+    write('shape.json', { reports: [{ vehicleId: 'x', answers: 'no' }] }),
+    { log: () => {}, now: new Date() },
+    fileServiceFor(h.config),
+  );
+  assert.equal(shape.ok, false);
+  const problems = (shape as { problems: string[] }).problems;
+  assert.ok(
+    problems.some((p) => p.startsWith('$.reports[0].vehicleId:')),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => p.startsWith('$.reports[0].answers:')),
+    problems.join('\n'),
+  );
+  const path = join(dir, 'broken.json');
+  writeFileSync(path, '{ nope');
+  const broken = await importReportsFile(
+    h.knex,
+    path,
+    { log: () => {}, now: new Date() },
+    fileServiceFor(h.config),
+  );
+  assert.equal(broken.ok, false);
+});
