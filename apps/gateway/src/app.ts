@@ -21,6 +21,7 @@ import { createResilientJwks } from './resilience/jwks';
 import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
 import { formatError } from './errors';
+import { operationChecksPlugin } from './operation-checks';
 import { limitsParseOptions, queryLimitsPlugin, type QueryLimits } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
 import { registerExplorer } from './explorer/plugin';
@@ -122,6 +123,7 @@ export async function buildApp(
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       metricsPlugin<GatewayContext>(metrics),
+      operationChecksPlugin<GatewayContext>(),
       queryLimitsPlugin<GatewayContext>(limits),
       introspectionPlugin<GatewayContext>(config.introspection),
       apq.plugin,
