@@ -157,7 +157,8 @@ try {
     const connection = await knex.client.acquireConnection();
     try {
       for (const q of captured) {
-        const plan = await connection.query(`explain (analyze, costs off) ${q.sql}`, q.bindings);
+        await connection.query('set jit = off');
+        const plan = await connection.query(`explain (analyze, buffers, costs off) ${q.sql}`, q.bindings);
         console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
       }
     } finally {
