@@ -18,17 +18,47 @@ before(async () => {
   F = h.facts['fleet-core'];
   await loadDataset(h.knex, F);
   // A user decision of each kind, and a finding reported by a user.
-  const byCode = async (code: string) => (await h.knex('mobility.anomalies').where({ code }).orderBy('transacted_at').first('id')).id;
-  await reviewAnomaly(h.knex, { anomalyId: await byCode('UNIT_PRICE_OUTLIER'), accountId: F.alice.uid, decision: 'DISMISSED', note: 'contract price', now: new Date(NOW.getTime() + DAY) });
-  await reviewAnomaly(h.knex, { anomalyId: await byCode('WRONG_ENERGY'), accountId: F.alice.uid, decision: 'CONFIRMED', now: new Date(NOW.getTime() + 2 * DAY) });
+  const byCode = async (code: string) =>
+    (await h.knex('mobility.anomalies').where({ code }).orderBy('transacted_at').first('id')).id;
+  await reviewAnomaly(h.knex, {
+    anomalyId: await byCode('UNIT_PRICE_OUTLIER'),
+    accountId: F.alice.uid,
+    decision: 'DISMISSED',
+    note: 'contract price',
+    now: new Date(NOW.getTime() + DAY),
+  });
+  await reviewAnomaly(h.knex, {
+    anomalyId: await byCode('WRONG_ENERGY'),
+    accountId: F.alice.uid,
+    decision: 'CONFIRMED',
+    now: new Date(NOW.getTime() + 2 * DAY),
+  });
   const tx = await h.knex('mobility.transactions').where({ external_id: 'T-2' }).first();
   await h.knex('mobility.anomalies').insert({
-    transaction_id: tx.id, organization_id: tx.organization_id, code: 'DRIVER_REPORTED', description: 'driver reported a card problem',
-    severity: 'LOW', severity_rank: 1, status: 'DETECTED', active: true, detected_at: new Date(NOW.getTime() - DAY),
-    detected_by: 'USER', detected_by_id: F.bob.uid, vehicle_id: tx.vehicle_id, device_id: tx.device_id, driver_id: tx.driver_id,
-    group_id: tx.group_id, transacted_at: tx.transacted_at, product_category: tx.product_category, transaction_type: tx.transaction_type,
-    external_source: tx.external_source, external_id: tx.external_id, location_city: tx.station_city,
-    location_postal_code: tx.station_postal_code, location_latitude: tx.station_latitude, location_longitude: tx.station_longitude,
+    transaction_id: tx.id,
+    organization_id: tx.organization_id,
+    code: 'DRIVER_REPORTED',
+    description: 'driver reported a card problem',
+    severity: 'LOW',
+    severity_rank: 1,
+    status: 'DETECTED',
+    active: true,
+    detected_at: new Date(NOW.getTime() - DAY),
+    detected_by: 'USER',
+    detected_by_id: F.bob.uid,
+    vehicle_id: tx.vehicle_id,
+    device_id: tx.device_id,
+    driver_id: tx.driver_id,
+    group_id: tx.group_id,
+    transacted_at: tx.transacted_at,
+    product_category: tx.product_category,
+    transaction_type: tx.transaction_type,
+    external_source: tx.external_source,
+    external_id: tx.external_id,
+    location_city: tx.station_city,
+    location_postal_code: tx.station_postal_code,
+    location_latitude: tx.station_latitude,
+    location_longitude: tx.station_longitude,
   });
 });
 after(() => h.close());
@@ -75,7 +105,12 @@ async function expected(where: string, bindings: unknown[] = []): Promise<string
 describe('every filter of 4.2 alone', () => {
   const cases: Array<[string, () => Record<string, unknown>, string, () => unknown[]]> = [
     ['deviceId', () => ({ deviceId: [F.depotDevices[0]] }), 't.device_id = ?', () => [F.depotDevices[0]]],
-    ['vehicleId', () => ({ vehicleId: [F.vehicles.depot[1], F.vehicles.south[1]] }), 't.vehicle_id in (?, ?)', () => [F.vehicles.depot[1], F.vehicles.south[1]]],
+    [
+      'vehicleId',
+      () => ({ vehicleId: [F.vehicles.depot[1], F.vehicles.south[1]] }),
+      't.vehicle_id in (?, ?)',
+      () => [F.vehicles.depot[1], F.vehicles.south[1]],
+    ],
     ['driverId', () => ({ driverId: [F.drivers.anna] }), 't.driver_id = ?', () => [F.drivers.anna]],
     ['groupId', () => ({ groupId: [F.groups.south] }), 't.group_id = ?', () => [F.groups.south]],
     ['mobilityTransactionId', () => ({}), 'true', () => []],
@@ -85,41 +120,107 @@ describe('every filter of 4.2 alone', () => {
     ['clearedBy', () => ({ clearedBy: ['USER'] }), "a.cleared_by = 'USER'", () => []],
     ['active false', () => ({ active: [false] }), 'a.cleared_at is not null', () => []],
     ['active both', () => ({ active: [true, false] }), 'true', () => []],
-    ['status', () => ({ status: ['CONFIRMED', 'DISMISSED'] }), "a.status in ('CONFIRMED', 'DISMISSED')", () => []],
+    [
+      'status',
+      () => ({ status: ['CONFIRMED', 'DISMISSED'] }),
+      "a.status in ('CONFIRMED', 'DISMISSED')",
+      () => [],
+    ],
     ['severity', () => ({ severity: ['MEDIUM'] }), "a.severity = 'MEDIUM'", () => []],
-    ['code', () => ({ code: ['REFILL_TOO_SOON', 'WRONG_ENERGY'] }), "a.code in ('REFILL_TOO_SOON', 'WRONG_ENERGY')", () => []],
-    ['externalSource', () => ({ externalSource: ['SOUTHCARD', 'OTHERCARD'] }), "t.external_source in ('SOUTHCARD', 'OTHERCARD')", () => []],
+    [
+      'code',
+      () => ({ code: ['REFILL_TOO_SOON', 'WRONG_ENERGY'] }),
+      "a.code in ('REFILL_TOO_SOON', 'WRONG_ENERGY')",
+      () => [],
+    ],
+    [
+      'externalSource',
+      () => ({ externalSource: ['SOUTHCARD', 'OTHERCARD'] }),
+      "t.external_source in ('SOUTHCARD', 'OTHERCARD')",
+      () => [],
+    ],
     ['externalId', () => ({ externalId: ['T-3', 'T-8'] }), "t.external_id in ('T-3', 'T-8')", () => []],
-    ['productCategory', () => ({ productCategory: ['GASOLINE'] }), "t.product_category = 'GASOLINE'", () => []],
-    ['transactionType', () => ({ transactionType: ['CHARGE', 'PURCHASE'] }), "t.transaction_type in ('CHARGE', 'PURCHASE')", () => []],
-    ['locationCity', () => ({ locationCity: ['münchen', 'Bremen'] }), "t.station_city in ('München', 'Bremen')", () => []],
-    ['locationPostalCode', () => ({ locationPostalCode: ['23552'] }), "t.station_postal_code = '23552'", () => []],
+    [
+      'productCategory',
+      () => ({ productCategory: ['GASOLINE'] }),
+      "t.product_category = 'GASOLINE'",
+      () => [],
+    ],
+    [
+      'transactionType',
+      () => ({ transactionType: ['CHARGE', 'PURCHASE'] }),
+      "t.transaction_type in ('CHARGE', 'PURCHASE')",
+      () => [],
+    ],
+    [
+      'locationCity',
+      () => ({ locationCity: ['münchen', 'Bremen'] }),
+      "t.station_city in ('München', 'Bremen')",
+      () => [],
+    ],
+    [
+      'locationPostalCode',
+      () => ({ locationPostalCode: ['23552'] }),
+      "t.station_postal_code = '23552'",
+      () => [],
+    ],
     ['locationLatitude', () => ({ locationLatitude: [48.137] }), 't.station_latitude = 48.137', () => []],
     ['locationLongitude', () => ({ locationLongitude: [11.575] }), 't.station_longitude = 11.575', () => []],
     ['locationLatitudeGte', () => ({ locationLatitudeGte: 53.6 }), 't.station_latitude >= 53.6', () => []],
     ['locationLatitudeLte', () => ({ locationLatitudeLte: 50 }), 't.station_latitude <= 50', () => []],
-    ['locationLongitudeGte', () => ({ locationLongitudeGte: 10.06 }), 't.station_longitude >= 10.06', () => []],
-    ['locationLongitudeLte', () => ({ locationLongitudeLte: 10.06 }), 't.station_longitude <= 10.06', () => []],
+    [
+      'locationLongitudeGte',
+      () => ({ locationLongitudeGte: 10.06 }),
+      't.station_longitude >= 10.06',
+      () => [],
+    ],
+    [
+      'locationLongitudeLte',
+      () => ({ locationLongitudeLte: 10.06 }),
+      't.station_longitude <= 10.06',
+      () => [],
+    ],
     ['detectedAtAfter', () => ({ detectedAtAfter: NOW.toISOString() }), 'a.detected_at >= ?', () => [NOW]],
     ['detectedAtBefore', () => ({ detectedAtBefore: NOW.toISOString() }), 'a.detected_at < ?', () => [NOW]],
     ['clearedAtAfter', () => ({ clearedAtAfter: NOW.toISOString() }), 'a.cleared_at >= ?', () => [NOW]],
-    ['clearedAtBefore', () => ({ clearedAtBefore: '2030-01-01T00:00:00Z' }), "a.cleared_at < '2030-01-01'", () => []],
-    ['transactedAtAfter', () => ({ transactedAtAfter: '2026-03-15T00:00:00Z' }), "t.transacted_at >= '2026-03-15T00:00:00Z'", () => []],
-    ['transactedAtBefore', () => ({ transactedAtBefore: '2026-03-15T00:00:00Z' }), "t.transacted_at < '2026-03-15T00:00:00Z'", () => []],
+    [
+      'clearedAtBefore',
+      () => ({ clearedAtBefore: '2030-01-01T00:00:00Z' }),
+      "a.cleared_at < '2030-01-01'",
+      () => [],
+    ],
+    [
+      'transactedAtAfter',
+      () => ({ transactedAtAfter: '2026-03-15T00:00:00Z' }),
+      "t.transacted_at >= '2026-03-15T00:00:00Z'",
+      () => [],
+    ],
+    [
+      'transactedAtBefore',
+      () => ({ transactedAtBefore: '2026-03-15T00:00:00Z' }),
+      "t.transacted_at < '2026-03-15T00:00:00Z'",
+      () => [],
+    ],
   ];
   for (const [name, variables, where, bindings] of cases) {
     test(name, async () => {
       const want = await expected(where, bindings());
       if (name !== 'active both' && name !== 'mobilityTransactionId') {
         const all = await expected('true');
-        assert.ok(want.length > 0 && want.length < all.length, `${name} selects a proper subset (${want.length})`);
+        assert.ok(
+          want.length > 0 && want.length < all.length,
+          `${name} selects a proper subset (${want.length})`,
+        );
       }
       assert.deepEqual(await ids(F.alice, variables()), want);
     });
   }
   test('mobilityTransactionId', async () => {
     const tx = await h.knex('mobility.transactions').where({ external_id: 'T-3' }).first('id');
-    assert.deepEqual(await ids(F.alice, { mobilityTransactionId: [tx.id] }), await expected('t.id = ?', [tx.id]));
+    assert.deepEqual(
+      await ids(F.alice, { mobilityTransactionId: [tx.id] }),
+      await expected('t.id = ?', [tx.id]),
+    );
     assert.equal((await expected('t.id = ?', [tx.id])).length, 2);
   });
 });
@@ -147,8 +248,12 @@ describe('filters combined', () => {
     );
     assert.deepEqual(
       await ids(F.alice, {
-        locationLatitudeGte: 53, locationLatitudeLte: 54, locationLongitudeGte: 10.0, locationLongitudeLte: 10.1,
-        productCategory: ['DIESEL'], detectedBy: ['SYSTEM'],
+        locationLatitudeGte: 53,
+        locationLatitudeLte: 54,
+        locationLongitudeGte: 10.0,
+        locationLongitudeLte: 10.1,
+        productCategory: ['DIESEL'],
+        detectedBy: ['SYSTEM'],
       }),
       box,
     );
@@ -174,7 +279,10 @@ describe('sort and paging', () => {
     for (const [sort, key] of [
       [['DETECTED_AT_DESC'], (a: any) => [-Date.parse(a.detectedAt)]],
       [['TRANSACTED_AT_ASC'], (a: any) => [Date.parse(a.transactedAt)]],
-      [['SEVERITY_DESC', 'TRANSACTED_AT_DESC'], (a: any) => [-rank[a.severity]!, -Date.parse(a.transactedAt)]],
+      [
+        ['SEVERITY_DESC', 'TRANSACTED_AT_DESC'],
+        (a: any) => [-rank[a.severity]!, -Date.parse(a.transactedAt)],
+      ],
       [['CODE_ASC'], (a: any) => [a.code]],
     ] as const) {
       const seen: any[] = [];
@@ -199,7 +307,10 @@ describe('sort and paging', () => {
     const mixed = await q(QUERY, { sort: ['DETECTED_AT_DESC', 'CODE_ASC'] });
     assert.equal(mixed.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
     const first = await q(QUERY, { pageSize: 2 });
-    const other = await q(QUERY, { pageId: first.data.mobilityTransactionAnomalies.next, code: ['WRONG_ENERGY'] });
+    const other = await q(QUERY, {
+      pageId: first.data.mobilityTransactionAnomalies.next,
+      code: ['WRONG_ENERGY'],
+    });
     assert.equal(other.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
     const tampered = await q(QUERY, { pageId: 'garbage' });
     assert.equal(tampered.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
@@ -213,9 +324,9 @@ describe('sort and paging', () => {
 describe('isolation', () => {
   test('carol sees only Globex, bob only North and its depot, nobody anything of another organization', async () => {
     const carol = await ids(F.carol, {});
-    const globex = (
-      await h.knex('mobility.anomalies').where({ organization_id: F.orgB }).select('id')
-    ).map((r: { id: string }) => r.id).sort();
+    const globex = (await h.knex('mobility.anomalies').where({ organization_id: F.orgB }).select('id'))
+      .map((r: { id: string }) => r.id)
+      .sort();
     assert.ok(globex.length > 0);
     assert.deepEqual(carol, globex);
     const bob = await ids(F.bob, {});
@@ -230,7 +341,10 @@ describe('isolation', () => {
     assert.equal(mine.data.mobilityTransaction.quantity, 200);
     assert.equal(mine.data.mobilityTransaction.anomaliesCount, 2);
     assert.equal((await h.as(F.carol)(q, { id: tx.id })).data.mobilityTransaction, null);
-    assert.equal((await h.as(F.carol)(q, { id: '00000000-0000-4000-8000-000000000000' })).data.mobilityTransaction, null);
+    assert.equal(
+      (await h.as(F.carol)(q, { id: '00000000-0000-4000-8000-000000000000' })).data.mobilityTransaction,
+      null,
+    );
     const malformed = await h.as(F.alice)(q, { id: 'x' });
     assert.equal(malformed.errors, undefined);
     assert.equal(malformed.data.mobilityTransaction, null);

@@ -40,9 +40,15 @@ describe('fields on Device, Group and Driver', () => {
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     const [device, group, driver] = res.data._entities;
     const ids = (page: any) => page.list.map((x: any) => x.id).sort();
-    assert.deepEqual(ids(device.mobilityTransactions), await sqlIds('select id from mobility.transactions where device_id = ?', [F.depotDevices[0]]));
+    assert.deepEqual(
+      ids(device.mobilityTransactions),
+      await sqlIds('select id from mobility.transactions where device_id = ?', [F.depotDevices[0]]),
+    );
     assert.equal(device.mobilityTransactions.count, device.mobilityTransactions.list.length);
-    assert.deepEqual(ids(device.mobilityTransactionAnomalies), await sqlIds('select id from mobility.anomalies where device_id = ?', [F.depotDevices[0]]));
+    assert.deepEqual(
+      ids(device.mobilityTransactionAnomalies),
+      await sqlIds('select id from mobility.anomalies where device_id = ?', [F.depotDevices[0]]),
+    );
     assert.deepEqual(
       ids(group.mobilityTransactions),
       await sqlIds('select id from mobility.transactions where organization_id = ?', [F.orgA]),
@@ -51,7 +57,10 @@ describe('fields on Device, Group and Driver', () => {
       ids(group.mobilityTransactionAnomalies),
       await sqlIds('select id from mobility.anomalies where organization_id = ? and active', [F.orgA]),
     );
-    assert.deepEqual(ids(driver.mobilityTransactions), await sqlIds('select id from mobility.transactions where driver_id = ?', [F.drivers.anna]));
+    assert.deepEqual(
+      ids(driver.mobilityTransactions),
+      await sqlIds('select id from mobility.transactions where driver_id = ?', [F.drivers.anna]),
+    );
     assert.ok(driver.mobilityTransactionAnomalies.count > 0);
   });
 
@@ -67,20 +76,30 @@ describe('fields on Device, Group and Driver', () => {
     assert.equal(res.errors, undefined);
     assert.deepEqual(res.data._entities.slice(0, 3), [null, null, null]);
     assert.ok(res.data._entities[3].mobilityTransactions.count > 0, 'carol sees her own device');
-    const bob = await h.as(F.bob)(ENTITIES, { r: [{ __typename: 'Group', id: F.groups.south }, { __typename: 'Group', id: F.groups.north }] });
+    const bob = await h.as(F.bob)(ENTITIES, {
+      r: [
+        { __typename: 'Group', id: F.groups.south },
+        { __typename: 'Group', id: F.groups.north },
+      ],
+    });
     assert.equal(bob.data._entities[0], null);
     assert.ok(bob.data._entities[1].mobilityTransactions.count > 0);
     const tx = await h.knex('mobility.transactions').where({ organization_id: F.orgA }).first('id');
-    const txRef = await h.as(F.carol)(`query($r: [_Any!]!) { _entities(representations: $r) { ... on MobilityTransaction { id quantity } } }`, {
-      r: [{ __typename: 'MobilityTransaction', id: tx.id }],
-    });
+    const txRef = await h.as(F.carol)(
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on MobilityTransaction { id quantity } } }`,
+      {
+        r: [{ __typename: 'MobilityTransaction', id: tx.id }],
+      },
+    );
     assert.deepEqual(txRef.data._entities, [null]);
   });
 
   test('nested pages are batched: statements do not grow with the number of devices', async () => {
     const run = async (n: number) => {
       h.statements.reset();
-      const res = await h.as(F.alice)(ENTITIES, { r: F.depotDevices.slice(0, n).map((id: string) => ({ __typename: 'Device', id })) });
+      const res = await h.as(F.alice)(ENTITIES, {
+        r: F.depotDevices.slice(0, n).map((id: string) => ({ __typename: 'Device', id })),
+      });
       assert.equal(res.errors, undefined);
       return h.statements.count;
     };
@@ -102,12 +121,25 @@ describe('statistics', () => {
   const to = '2026-04-01T00:00:00.000Z';
 
   test('device statistics by week equal an independent computation from the rows and the trips', async () => {
-    const res = await h.as(F.alice)(STATS, { r: [{ __typename: 'Device', id: F.depotDevices[0] }], from, to, period: 'WEEK' });
+    const res = await h.as(F.alice)(STATS, {
+      r: [{ __typename: 'Device', id: F.depotDevices[0] }],
+      from,
+      to,
+      period: 'WEEK',
+    });
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     const rows = res.data._entities[0].mobilityTransactionStatistics;
     // Independent: JS over the raw rows.
-    const txs = await h.knex('mobility.transactions').where('device_id', F.depotDevices[0]).where('transacted_at', '>=', from).where('transacted_at', '<', to);
-    const trips = await h.knex('fleet_contract.trips_v1').where('device_id', F.depotDevices[0]).where('started_at', '>=', from).where('started_at', '<', to);
+    const txs = await h
+      .knex('mobility.transactions')
+      .where('device_id', F.depotDevices[0])
+      .where('transacted_at', '>=', from)
+      .where('transacted_at', '<', to);
+    const trips = await h
+      .knex('fleet_contract.trips_v1')
+      .where('device_id', F.depotDevices[0])
+      .where('started_at', '>=', from)
+      .where('started_at', '<', to);
     const monday = (d: Date) => {
       const x = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
       return new Date(x.getTime() - ((x.getUTCDay() + 6) % 7) * 86_400_000).toISOString();
@@ -122,7 +154,8 @@ describe('statistics', () => {
       want.set(k, e);
     }
     const km = new Map<string, number>();
-    for (const t of trips) km.set(monday(t.started_at), (km.get(monday(t.started_at)) ?? 0) + t.distance_m / 1000);
+    for (const t of trips)
+      km.set(monday(t.started_at), (km.get(monday(t.started_at)) ?? 0) + t.distance_m / 1000);
     assert.equal(rows.length, want.size);
     for (const r of rows) {
       const e = want.get(`${r.periodStart}|${r.productCategory}|${r.quantityUnit}`)!;
@@ -145,7 +178,13 @@ describe('statistics', () => {
   });
 
   test('group statistics (TOTAL, by energy) include descendants and the distance of their vehicles', async () => {
-    const res = await h.as(F.alice)(STATS, { r: [{ __typename: 'Group', id: F.groups.north }], from, to, period: 'TOTAL', groupBy: 'ENERGY_TYPE' });
+    const res = await h.as(F.alice)(STATS, {
+      r: [{ __typename: 'Group', id: F.groups.north }],
+      from,
+      to,
+      period: 'TOTAL',
+      groupBy: 'ENERGY_TYPE',
+    });
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     const rows = res.data._entities[0].mobilityTransactionStatistics;
     const { rows: sql } = await h.knex.raw(
@@ -169,9 +208,18 @@ describe('statistics', () => {
   });
 
   test('bad statistics ranges are BAD_USER_INPUT', async () => {
-    const res = await h.as(F.alice)(STATS, { r: [{ __typename: 'Device', id: F.depotDevices[0] }], from: to, to: from });
+    const res = await h.as(F.alice)(STATS, {
+      r: [{ __typename: 'Device', id: F.depotDevices[0] }],
+      from: to,
+      to: from,
+    });
     assert.equal(res.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const long = await h.as(F.alice)(STATS, { r: [{ __typename: 'Device', id: F.depotDevices[0] }], from: '2020-01-01T00:00:00Z', to, period: 'DAY' });
+    const long = await h.as(F.alice)(STATS, {
+      r: [{ __typename: 'Device', id: F.depotDevices[0] }],
+      from: '2020-01-01T00:00:00Z',
+      to,
+      period: 'DAY',
+    });
     assert.equal(long.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
   });
 });

@@ -39,7 +39,10 @@ test('CSV in the documented layout: rows resolved to vehicle, device, driver and
   const outcome = await run(file, { 'external-source': 'ACMECARD' });
   assert.equal(outcome.ok, true, JSON.stringify(outcome));
   assert.equal(outcome.ok && outcome.summary.transactions, 2);
-  const rows = await h.knex('mobility.transactions').where('external_source', 'ACMECARD').orderBy('external_id');
+  const rows = await h
+    .knex('mobility.transactions')
+    .where('external_source', 'ACMECARD')
+    .orderBy('external_id');
   assert.deepEqual(
     rows.map((r: any) => [r.vehicle_id, r.device_id, r.driver_id, r.group_id, r.energy_type, r.source]),
     [
@@ -55,15 +58,22 @@ test("a provider's own headers through --mapping, with ; as delimiter", async ()
   const file = join(dir, 'provider.csv');
   await writeFile(
     file,
-    ['Datum;Menge;Einheit;Produkt;Art;Kennzeichen;Beleg', '2026-03-05T10:00:00+01:00;20;L;DIESEL;REFILL;AB-111-CD;P-1'].join('\n'),
+    [
+      'Datum;Menge;Einheit;Produkt;Art;Kennzeichen;Beleg',
+      '2026-03-05T10:00:00+01:00;20;L;DIESEL;REFILL;AB-111-CD;P-1',
+    ].join('\n'),
   );
   const outcome = await run(file, {
     delimiter: ';',
     'external-source': 'PROVIDER',
-    mapping: 'Datum:transactedAt,Menge:quantity,Einheit:quantityUnit,Produkt:productCategory,Art:transactionType,Kennzeichen:vehiclePlate,Beleg:externalId',
+    mapping:
+      'Datum:transactedAt,Menge:quantity,Einheit:quantityUnit,Produkt:productCategory,Art:transactionType,Kennzeichen:vehiclePlate,Beleg:externalId',
   });
   assert.equal(outcome.ok, true, JSON.stringify(outcome));
-  const row = await h.knex('mobility.transactions').where({ external_source: 'PROVIDER', external_id: 'P-1' }).first();
+  const row = await h
+    .knex('mobility.transactions')
+    .where({ external_source: 'PROVIDER', external_id: 'P-1' })
+    .first();
   assert.equal(row.vehicle_id, F.vehicles.south[1]);
   assert.equal(row.transacted_at.toISOString(), '2026-03-05T09:00:00.000Z');
 });
@@ -95,7 +105,13 @@ test('every problem by line and column, nothing written', async () => {
   ]);
   assert.equal(await count(), before1);
   const again = join(dir, 'again.csv');
-  await writeFile(again, ['transactedAt,quantity,quantityUnit,productCategory,transactionType,vehiclePlate,externalId', '2026-03-09T10:00:00Z,10,L,DIESEL,REFILL,AB-101-CD,C-1'].join('\n'));
+  await writeFile(
+    again,
+    [
+      'transactedAt,quantity,quantityUnit,productCategory,transactionType,vehiclePlate,externalId',
+      '2026-03-09T10:00:00Z,10,L,DIESEL,REFILL,AB-101-CD,C-1',
+    ].join('\n'),
+  );
   const dup = await run(again, { 'external-source': 'ACMECARD' });
   assert.deepEqual(!dup.ok && dup.problems, ['line 2: externalId C-1 of ACMECARD was already imported']);
   const unknown = join(dir, 'unknown.csv');
@@ -106,21 +122,61 @@ test('every problem by line and column, nothing written', async () => {
 
 test('JSON arrays and NDJSON; problems by JSON path or line', async () => {
   const array = join(dir, 'tx.json');
-  await writeFile(array, JSON.stringify([
-    { transactedAt: '2026-03-06T10:00:00Z', quantity: 40, quantityUnit: 'KWH', productCategory: 'ELECTRICITY', transactionType: 'CHARGE', vehicleId: F.vehicles.depot[1], externalId: 'J-1' },
-  ]));
+  await writeFile(
+    array,
+    JSON.stringify([
+      {
+        transactedAt: '2026-03-06T10:00:00Z',
+        quantity: 40,
+        quantityUnit: 'KWH',
+        productCategory: 'ELECTRICITY',
+        transactionType: 'CHARGE',
+        vehicleId: F.vehicles.depot[1],
+        externalId: 'J-1',
+      },
+    ]),
+  );
   const ok = await run(array, { 'external-source': 'JSONCARD' });
   assert.equal(ok.ok, true, JSON.stringify(ok));
-  assert.equal((await h.knex('mobility.transactions').where({ external_id: 'J-1' }).first()).energy_type, 'ELECTRIC');
+  assert.equal(
+    (await h.knex('mobility.transactions').where({ external_id: 'J-1' }).first()).energy_type,
+    'ELECTRIC',
+  );
   const badArray = join(dir, 'bad.json');
-  await writeFile(badArray, JSON.stringify([{ transactedAt: '2026-03-06T10:00:00Z', quantity: -1, quantityUnit: 'L', productCategory: 'DIESEL', transactionType: 'REFILL', vehicleVin: 'NOPE' }]));
+  await writeFile(
+    badArray,
+    JSON.stringify([
+      {
+        transactedAt: '2026-03-06T10:00:00Z',
+        quantity: -1,
+        quantityUnit: 'L',
+        productCategory: 'DIESEL',
+        transactionType: 'REFILL',
+        vehicleVin: 'NOPE',
+      },
+    ]),
+  );
   const bad = await run(badArray);
-  assert.deepEqual(!bad.ok && bad.problems, ['$[0].quantity: quantity must not be negative', '$[0].vehicleVin: no vehicle has VIN NOPE']);
+  assert.deepEqual(!bad.ok && bad.problems, [
+    '$[0].quantity: quantity must not be negative',
+    '$[0].vehicleVin: no vehicle has VIN NOPE',
+  ]);
   const nd = join(dir, 'tx.ndjson');
-  await writeFile(nd, [
-    JSON.stringify({ transactedAt: '2026-03-07T10:00:00Z', quantity: 10, quantityUnit: 'L', productCategory: 'DIESEL', transactionType: 'REFILL', deviceImei: F.depotDevices[0], externalId: 'N-1' }),
-    '{oops',
-  ].join('\n'));
+  await writeFile(
+    nd,
+    [
+      JSON.stringify({
+        transactedAt: '2026-03-07T10:00:00Z',
+        quantity: 10,
+        quantityUnit: 'L',
+        productCategory: 'DIESEL',
+        transactionType: 'REFILL',
+        deviceImei: F.depotDevices[0],
+        externalId: 'N-1',
+      }),
+      '{oops',
+    ].join('\n'),
+  );
   const ndBad = await run(nd, { format: 'json' });
   assert.equal(ndBad.ok, false);
   assert.ok(!ndBad.ok && ndBad.problems[0]!.startsWith('line 2: not JSON'));

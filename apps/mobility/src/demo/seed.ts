@@ -175,7 +175,7 @@ export async function seedDemo(knex: Knex, context: DemoDataContext): Promise<Re
           driverLabel: trip.driver_id ? (drivers.get(trip.driver_id) ?? null) : null,
           groupId: groups.get(v.id) ?? null,
           brand: BRANDS[Math.floor(rng.next() * BRANDS.length)]!,
-          externalId: `DEMO-${v.id.slice(0, 8)}-${chain.length + 1}`,
+          externalId: `DEMO-${v.id}-${chain.length + 1}`,
         }),
       );
     }
@@ -338,7 +338,7 @@ function plant(
           product_category: 'GASOLINE',
           product_label: 'Super E10',
         });
-      } else if (v.fuel_type === 'PLUGIN_HYBRID') {
+      } else if (v.fuel_type === 'PLUGIN_HYBRID' || v.fuel_type === 'HYBRID') {
         Object.assign(row, { energy_type: 'LPG', product_category: 'LPG', product_label: 'Autogas' });
       } else {
         Object.assign(row, { energy_type: 'DIESEL', product_category: 'DIESEL', product_label: 'Diesel B7' });

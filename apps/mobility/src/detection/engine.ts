@@ -58,7 +58,6 @@ interface TxRow extends TransactionFacts {
 const rows = async <T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> =>
   (await knex.raw(sql, bindings as Knex.RawBinding[])).rows as T[];
 
-
 /** Detects anomalies in the given transactions (chunked). */
 export async function detectTransactions(
   knex: Knex,

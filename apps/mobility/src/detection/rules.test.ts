@@ -36,8 +36,21 @@ function context(over: Partial<RuleContext> & { tx?: Partial<RuleContext['tx']> 
       vehicleId: 'v',
       ...tx,
     },
-    vehicle: { id: 'v', fuelType: 'DIESEL', vehicleType: 'VAN', fuelTankCapacityL: 80, batteryCapacityKwh: null },
-    positions: [{ recordedAt: new Date(AT.getTime() - 5 * 60_000), latitude: 53.601, longitude: 10.0, source: 'TRIP_END' }],
+    vehicle: {
+      id: 'v',
+      fuelType: 'DIESEL',
+      vehicleType: 'VAN',
+      fuelTankCapacityL: 80,
+      batteryCapacityKwh: null,
+    },
+    positions: [
+      {
+        recordedAt: new Date(AT.getTime() - 5 * 60_000),
+        latitude: 53.601,
+        longitude: 10.0,
+        source: 'TRIP_END',
+      },
+    ],
     previous: { id: 'prev', transactedAt: new Date(AT.getTime() - 48 * H), odometerKm: 10_000, quantity: 40 },
     distanceSincePreviousKm: 500,
     vehicleHasTrips: true,
@@ -58,14 +71,32 @@ describe('QUANTITY_ABOVE_CAPACITY', () => {
     assert.equal(f.expected, 80);
     assert.equal(f.observed, 90);
     assert.equal(f.evidence.capacitySource, 'VEHICLE');
-    assert.equal((one(quantityAboveCapacity.evaluate(context({ tx: { quantity: 130 } }))) as Finding).severity, 'CRITICAL');
+    assert.equal(
+      (one(quantityAboveCapacity.evaluate(context({ tx: { quantity: 130 } }))) as Finding).severity,
+      'CRITICAL',
+    );
   });
   test('within the tolerance passes; gallons are converted; battery capacity for charges', () => {
     assert.equal(kind(quantityAboveCapacity.evaluate(context({ tx: { quantity: 80 * 1.05 + 2 } }))), 'pass');
-    assert.equal(kind(quantityAboveCapacity.evaluate(context({ tx: { quantity: 25, quantityUnit: 'GAL_US' } }))), 'anomaly');
+    assert.equal(
+      kind(quantityAboveCapacity.evaluate(context({ tx: { quantity: 25, quantityUnit: 'GAL_US' } }))),
+      'anomaly',
+    );
     const ev = context({
-      tx: { quantity: 70, quantityUnit: 'KWH', energyType: 'ELECTRIC', productCategory: 'ELECTRICITY', transactionType: 'CHARGE' },
-      vehicle: { id: 'v', fuelType: 'ELECTRIC', vehicleType: 'CAR', fuelTankCapacityL: null, batteryCapacityKwh: 75 },
+      tx: {
+        quantity: 70,
+        quantityUnit: 'KWH',
+        energyType: 'ELECTRIC',
+        productCategory: 'ELECTRICITY',
+        transactionType: 'CHARGE',
+      },
+      vehicle: {
+        id: 'v',
+        fuelType: 'ELECTRIC',
+        vehicleType: 'CAR',
+        fuelTankCapacityL: null,
+        batteryCapacityKwh: 75,
+      },
     });
     assert.equal(kind(quantityAboveCapacity.evaluate(ev)), 'pass');
     assert.equal(kind(quantityAboveCapacity.evaluate({ ...ev, tx: { ...ev.tx, quantity: 90 } })), 'anomaly');
@@ -73,7 +104,16 @@ describe('QUANTITY_ABOVE_CAPACITY', () => {
   test('unknown capacity uses the documented default of the vehicle type; no vehicle: not applicable', () => {
     const f = one(
       quantityAboveCapacity.evaluate(
-        context({ tx: { quantity: 150 }, vehicle: { id: 'v', fuelType: 'DIESEL', vehicleType: 'VAN', fuelTankCapacityL: null, batteryCapacityKwh: null } }),
+        context({
+          tx: { quantity: 150 },
+          vehicle: {
+            id: 'v',
+            fuelType: 'DIESEL',
+            vehicleType: 'VAN',
+            fuelTankCapacityL: null,
+            batteryCapacityKwh: null,
+          },
+        }),
       ),
     ) as Finding;
     assert.equal(f.expected, THRESHOLDS.defaultTankL.VAN);
@@ -85,7 +125,9 @@ describe('QUANTITY_ABOVE_CAPACITY', () => {
 describe('VEHICLE_NOT_AT_STATION', () => {
   test('the nearest position in time far from the station is a finding with the position as evidence', () => {
     const f = one(
-      vehicleNotAtStation.evaluate(context({ positions: [{ recordedAt: AT, latitude: 48.137, longitude: 11.575, source: 'READING' }] })),
+      vehicleNotAtStation.evaluate(
+        context({ positions: [{ recordedAt: AT, latitude: 48.137, longitude: 11.575, source: 'READING' }] }),
+      ),
     ) as Finding;
     assert.equal(f.kind, 'anomaly');
     assert.equal(f.severity, 'CRITICAL');
@@ -94,7 +136,12 @@ describe('VEHICLE_NOT_AT_STATION', () => {
   });
   test('near the station passes; the allowance grows with the time between position and transaction', () => {
     assert.equal(kind(vehicleNotAtStation.evaluate(context())), 'pass');
-    const far10km = { recordedAt: new Date(AT.getTime() - 30 * 60_000), latitude: 53.69, longitude: 10.0, source: 'TRIP_END' };
+    const far10km = {
+      recordedAt: new Date(AT.getTime() - 30 * 60_000),
+      latitude: 53.69,
+      longitude: 10.0,
+      source: 'TRIP_END',
+    };
     assert.equal(kind(vehicleNotAtStation.evaluate(context({ positions: [far10km] }))), 'pass');
     const far10kmNow = { ...far10km, recordedAt: AT };
     assert.equal(kind(vehicleNotAtStation.evaluate(context({ positions: [far10kmNow] }))), 'anomaly');
@@ -106,21 +153,48 @@ describe('VEHICLE_NOT_AT_STATION', () => {
 });
 
 describe('WRONG_ENERGY', () => {
-  const vehicle = (fuelType: string) => ({ id: 'v', fuelType, vehicleType: 'CAR', fuelTankCapacityL: 50, batteryCapacityKwh: 60 });
+  const vehicle = (fuelType: string) => ({
+    id: 'v',
+    fuelType,
+    vehicleType: 'CAR',
+    fuelTankCapacityL: 50,
+    batteryCapacityKwh: 60,
+  });
   test('diesel into a gasoline car, fuel for an electric vehicle, charging a non-plug-in', () => {
-    assert.equal((one(wrongEnergy.evaluate(context({ vehicle: vehicle('GASOLINE') }))) as Finding).severity, 'CRITICAL');
+    assert.equal(
+      (one(wrongEnergy.evaluate(context({ vehicle: vehicle('GASOLINE') }))) as Finding).severity,
+      'CRITICAL',
+    );
     assert.equal(kind(wrongEnergy.evaluate(context({ vehicle: vehicle('ELECTRIC') }))), 'anomaly');
-    const charge = { energyType: 'ELECTRIC', productCategory: 'ELECTRICITY', transactionType: 'CHARGE', quantityUnit: 'KWH' };
+    const charge = {
+      energyType: 'ELECTRIC',
+      productCategory: 'ELECTRICITY',
+      transactionType: 'CHARGE',
+      quantityUnit: 'KWH',
+    };
     const f = one(wrongEnergy.evaluate(context({ vehicle: vehicle('HYBRID'), tx: charge }))) as Finding;
     assert.equal(f.severity, 'HIGH');
     assert.deepEqual(f.evidence.accepted, ['GASOLINE', 'DIESEL']);
   });
   test('matching energy passes (plug-in hybrids take fuel and electricity); unknown fuel type or non-energy: not applicable', () => {
     assert.equal(kind(wrongEnergy.evaluate(context())), 'pass');
-    const charge = { energyType: 'ELECTRIC', productCategory: 'ELECTRICITY', transactionType: 'CHARGE', quantityUnit: 'KWH' };
-    assert.equal(kind(wrongEnergy.evaluate(context({ vehicle: vehicle('PLUGIN_HYBRID'), tx: charge }))), 'pass');
+    const charge = {
+      energyType: 'ELECTRIC',
+      productCategory: 'ELECTRICITY',
+      transactionType: 'CHARGE',
+      quantityUnit: 'KWH',
+    };
+    assert.equal(
+      kind(wrongEnergy.evaluate(context({ vehicle: vehicle('PLUGIN_HYBRID'), tx: charge }))),
+      'pass',
+    );
     assert.equal(wrongEnergy.evaluate(context({ vehicle: vehicle('OTHER') })), null);
-    assert.equal(wrongEnergy.evaluate(context({ tx: { energyType: 'NONE', productCategory: 'ADBLUE', transactionType: 'PURCHASE' } })), null);
+    assert.equal(
+      wrongEnergy.evaluate(
+        context({ tx: { energyType: 'NONE', productCategory: 'ADBLUE', transactionType: 'PURCHASE' } }),
+      ),
+      null,
+    );
   });
 });
 
@@ -154,14 +228,19 @@ describe('ODOMETER_BACKWARDS and IMPOSSIBLE_DISTANCE', () => {
 
 describe('REFILL_TOO_SOON', () => {
   test('more than the distance driven could have consumed plus the allowance', () => {
-    const f = one(refillTooSoon.evaluate(context({ distanceSincePreviousKm: 20, tx: { quantity: 60 } }))) as Finding;
+    const f = one(
+      refillTooSoon.evaluate(context({ distanceSincePreviousKm: 20, tx: { quantity: 60 } })),
+    ) as Finding;
     assert.equal(f.kind, 'anomaly');
     assert.equal(f.severity, 'MEDIUM');
     // 20 km at 30 L/100 km + 20 % of 80 L
     assert.equal(f.expected, 6 + 16);
   });
   test('a refill matching the distance passes; without fleet trips: not applicable', () => {
-    assert.equal(kind(refillTooSoon.evaluate(context({ distanceSincePreviousKm: 150, tx: { quantity: 50 } }))), 'pass');
+    assert.equal(
+      kind(refillTooSoon.evaluate(context({ distanceSincePreviousKm: 150, tx: { quantity: 50 } }))),
+      'pass',
+    );
     assert.equal(refillTooSoon.evaluate(context({ vehicleHasTrips: false, tx: { quantity: 60 } })), null);
   });
 });
@@ -172,11 +251,20 @@ describe('UNIT_PRICE_OUTLIER', () => {
     assert.equal(f.kind, 'anomaly');
     assert.equal(f.expected, 1.7);
     assert.equal(f.evidence.sample, 10);
-    assert.equal((one(unitPriceOutlier.evaluate(context({ tx: { grossUnitPrice: 3.0 } }))) as Finding).severity, 'MEDIUM');
+    assert.equal(
+      (one(unitPriceOutlier.evaluate(context({ tx: { grossUnitPrice: 3.0 } }))) as Finding).severity,
+      'MEDIUM',
+    );
   });
   test('close to the median passes; too small a sample or a refund: not applicable', () => {
     assert.equal(kind(unitPriceOutlier.evaluate(context({ tx: { grossUnitPrice: 1.9 } }))), 'pass');
-    assert.equal(unitPriceOutlier.evaluate(context({ priceSample: { median: 1.7, n: 3, area: '20', week: 'w' } })), null);
-    assert.equal(unitPriceOutlier.evaluate(context({ tx: { transactionType: 'REFUND', grossUnitPrice: 9 } })), null);
+    assert.equal(
+      unitPriceOutlier.evaluate(context({ priceSample: { median: 1.7, n: 3, area: '20', week: 'w' } })),
+      null,
+    );
+    assert.equal(
+      unitPriceOutlier.evaluate(context({ tx: { transactionType: 'REFUND', grossUnitPrice: 9 } })),
+      null,
+    );
   });
 });

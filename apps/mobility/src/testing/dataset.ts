@@ -142,7 +142,20 @@ export async function loadDataset(knex: Knex, F: any) {
     stationLongitude: null,
   });
   // 20b: a 400 kWh charge of the electric vehicle (battery default 150 kWh)
-  list.push({ organizationId: F.orgA, vehicleId: F.vehicles.depot[1], groupId: F.groups.depot, transactedAt: new Date('2026-03-25T09:00:00Z'), quantity: 400, quantityUnit: 'KWH', energyType: 'ELECTRIC', productCategory: 'ELECTRICITY', transactionType: 'CHARGE', grossUnitPrice: 0.45, stationLatitude: null, stationLongitude: null });
+  list.push({
+    organizationId: F.orgA,
+    vehicleId: F.vehicles.depot[1],
+    groupId: F.groups.depot,
+    transactedAt: new Date('2026-03-25T09:00:00Z'),
+    quantity: 400,
+    quantityUnit: 'KWH',
+    energyType: 'ELECTRIC',
+    productCategory: 'ELECTRICITY',
+    transactionType: 'CHARGE',
+    grossUnitPrice: 0.45,
+    stationLatitude: null,
+    stationLongitude: null,
+  });
   // 21: South vehicle 2 (diesel): 300 L, seen by alice, not by bob
   list.push({
     organizationId: F.orgA,
