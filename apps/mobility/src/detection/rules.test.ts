@@ -15,7 +15,9 @@ import type { Finding, RuleContext, Verdict } from './types';
 const AT = new Date('2026-03-10T12:00:00Z');
 const H = 3_600_000;
 
-function context(over: Partial<RuleContext> & { tx?: Partial<RuleContext['tx']> } = {}): RuleContext {
+function context(
+  over: Omit<Partial<RuleContext>, 'tx'> & { tx?: Partial<RuleContext['tx']> } = {},
+): RuleContext {
   const { tx, ...rest } = over;
   return {
     tx: {
