@@ -102,7 +102,7 @@ function template(
       organizationId: org,
       groupId: group,
       name: name[lang] ?? name.EN!,
-      description: null,
+      description: `${name.EN} (${lang})`,
       vehicleType: options.vehicleType ?? 'VAN',
       signatureRequired: options.signatureRequired ?? true,
       defaultLanguage: lang,
@@ -365,7 +365,8 @@ export async function seedDvirDemo(
           driverSignatureDate: signed ? completedAt : null,
           locationLat: vehicle.lat != null ? vehicle.lat + (rng.next() - 0.5) * 0.01 : null,
           locationLng: vehicle.lng != null ? vehicle.lng + (rng.next() - 0.5) * 0.01 : null,
-          locationAddress: null,
+          locationAddress:
+            vehicle.lat != null ? `Near ${vehicle.lat.toFixed(3)}, ${vehicle.lng!.toFixed(3)}` : 'Depot yard',
           startedAt: at,
           completedAt: inProgress ? null : completedAt,
           answers,
