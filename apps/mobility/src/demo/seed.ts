@@ -5,7 +5,7 @@
  * a trip, at that place, a few minutes after arriving, before the next trip. Odometers follow the
  * trips' distances; prices follow a weekly price per product with small noise.
  *
- * A known share of frauds is planted (column planted_fraud = the rule code), about 1 in 25
+ * A known share of frauds is planted (column planted_fraud = the rule code), about 1 in 15
  * transactions, cycling through every rule; the planted rows are what the recall/precision test
  * reads. Deterministic (seeded PRNG), relative to the trips (themselves relative to ctx.now).
  */
@@ -42,7 +42,7 @@ const PLANTED = [
   'REFILL_TOO_SOON',
   'UNIT_PRICE_OUTLIER',
 ] as const;
-export const PLANT_EVERY = 25;
+export const PLANT_EVERY = 15;
 
 const BASE_PRICE: Record<string, number> = { DIESEL: 1.68, GASOLINE: 1.79, ELECTRICITY: 0.42, LPG: 0.95 };
 const BRANDS = ['Shell', 'TotalEnergies', 'Aral', 'Esso', 'BP', 'Ionity', 'Fastned'];
@@ -140,6 +140,8 @@ export async function seedDemo(knex: Knex, context: DemoDataContext): Promise<Re
     const totalKm = trips.reduce((s, t) => s + (t.distance_m ?? 0) / 1000, 0);
     let odometer = Math.max(0, Math.round((v.odometer_km ?? totalKm + 5000) - totalKm));
     let level = capacity * rng.between(0.5, 0.9);
+    // Drivers refill when the level falls under their habit (30-55 % of the tank or battery).
+    const refillAt = rng.between(0.3, 0.55);
     const chain: Record<string, unknown>[] = [];
     for (let i = 0; i < trips.length; i++) {
       const trip = trips[i]!;
@@ -150,7 +152,7 @@ export async function seedDemo(knex: Knex, context: DemoDataContext): Promise<Re
       odometer += (trip.distance_m ?? 0) / 1000;
       const next = trips[i + 1];
       const nextUse = next ? ((next.distance_m ?? 0) / 1000) * (electric ? rate : 0.13) : 0;
-      if (level - nextUse > capacity * 0.2 || !next) continue;
+      if (level - nextUse > capacity * refillAt || !next) continue;
       // Refill at the end of this trip, before the next one starts.
       const room = next.started_at.getTime() - trip.ended_at.getTime();
       if (room < 2 * MINUTE) continue;
