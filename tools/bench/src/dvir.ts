@@ -165,7 +165,7 @@ try {
   };
 
   // The cursor a client reaches after following `next` to 80% depth (same key, same signature).
-  const depth = Math.floor(reports * 0.8);
+  const depth = Math.floor(reports! * 0.8);
   const at = (
     await knex.raw(
       `select started_at, id from dvir.inspection_reports order by started_at desc, id desc offset ? limit 1`,
