@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Knex } from 'knex';
@@ -397,6 +398,7 @@ export async function importTransactions(
   const fleet = await loadFleetIndex(knex, organizationId);
   const resolve = { organizationId, externalSource: options['external-source'] };
   // Pass 1: validate everything.
+  const started = performance.now();
   const problems: string[] = [];
   let total = 0;
   const externalSeen = new Map<string, string>();
@@ -443,6 +445,7 @@ export async function importTransactions(
   }
   if (problems.length > 0) return { ok: false, problems };
   // Pass 2: insert in one transaction.
+  const validated = performance.now();
   const importId = randomUUID();
   let inserted = 0;
   await knex.transaction(async (trx) => {
@@ -463,8 +466,19 @@ export async function importTransactions(
     await flush();
   });
   // Detection on what was imported, in chunks of ids.
+  const written = performance.now();
   const detection = await detectImport(knex, importId, context.now);
-  return { ok: true, summary: { transactions: inserted, ...prefixed(detection) } };
+  const ms = (a: number, b: number) => Math.round(b - a);
+  return {
+    ok: true,
+    summary: {
+      transactions: inserted,
+      ...prefixed(detection),
+      validate_ms: ms(started, validated),
+      insert_ms: ms(validated, written),
+      detection_ms: ms(written, performance.now()),
+    },
+  };
 }
 
 const prefixed = (s: Record<string, number>) =>
