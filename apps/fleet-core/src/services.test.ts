@@ -9,7 +9,7 @@ import { S } from './testing/services-fixture';
 import { startHarness, type Harness } from './test-harness';
 import * as tables from './data/tables';
 import type { TableSpec } from './data/tables';
-import * as servicesTables from './data/services-tables';
+import * as servicesTables from './services/tables';
 import * as keysetTimesMs from '../migrations/20261122_005_keyset_times_ms';
 
 let h: Harness;
@@ -20,6 +20,7 @@ after(() => h.close());
 
 const ok = (res: { errors?: unknown; data?: any }) => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data, 'the query returned data');
   return res.data;
 };
 const d0 = () => F.depotDevices[0]!;

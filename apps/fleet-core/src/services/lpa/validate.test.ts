@@ -1,7 +1,7 @@
 /** The parameter rules of the lpa query (validateLpa), as pure logic. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateLpa } from './services';
+import { validateLpa } from './validate';
 
 const refused = (functionName: string, parameters: Record<string, string>) =>
   assert.throws(

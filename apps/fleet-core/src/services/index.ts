@@ -1,0 +1,50 @@
+/**
+ * fleet-core's services domain, one folder per area (descriptions, alerts, bookings, workshops,
+ * driver services, onboarding, client identifications, campaigns, metrics, log fetches, remote
+ * diagnostics, device profiles, LPA, account roles and alert preferences). Each area holds its
+ * table specs, nested relations, loaders and a small resolver map; this file merges the maps into
+ * fleet-core's own. Root lists page through rootPage (@fleetgraph/paging's pageOf); nested pages
+ * go through relationLoader.
+ */
+import { accountResolvers } from './accounts/resolvers';
+import { alertResolvers } from './alerts/resolvers';
+import { bookingResolvers } from './bookings/resolvers';
+import { campaignResolvers } from './campaigns/resolvers';
+import { clientIdentificationResolvers } from './client-identifications/resolvers';
+import { descriptionResolvers } from './descriptions/resolvers';
+import { driverServiceResolvers } from './driver-services/resolvers';
+import { logFetchResolvers } from './log-fetches/resolvers';
+import { lpaResolvers } from './lpa/resolvers';
+import { metricResolvers } from './metrics/resolvers';
+import { onboardingResolvers } from './onboarding/resolvers';
+import { profileResolvers } from './profiles/resolvers';
+import { remoteDiagResolvers } from './remote-diags/resolvers';
+import { workshopResolvers } from './workshops/resolvers';
+
+type ResolverMap = Record<string, object>;
+
+const AREAS: readonly ResolverMap[] = [
+  descriptionResolvers,
+  alertResolvers,
+  bookingResolvers,
+  workshopResolvers,
+  driverServiceResolvers,
+  onboardingResolvers,
+  clientIdentificationResolvers,
+  campaignResolvers,
+  metricResolvers,
+  logFetchResolvers,
+  remoteDiagResolvers,
+  profileResolvers,
+  lpaResolvers,
+  accountResolvers,
+];
+
+/** Adds every area's resolvers to the core ones (field maps of the same type are merged). */
+export function withServices<R extends ResolverMap>(core: R): R {
+  const merged: ResolverMap = { ...core };
+  for (const area of AREAS) {
+    for (const [type, fields] of Object.entries(area)) merged[type] = { ...merged[type], ...fields };
+  }
+  return merged as R;
+}

@@ -1,0 +1,5 @@
+import { nested } from '../kit';
+
+export const remoteDiagResolvers = {
+  Device: { remoteDiags: nested('deviceRemoteDiags') },
+};
