@@ -15,6 +15,12 @@ const labels = (res: any, field = 'drivers') => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
   return res.data[field].list.map((d: { label: string }) => d.label);
 };
+/** The data of a query that must succeed (absence checks first assert the query worked). */
+const ok = (res: any) => {
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data, 'the query returned data');
+  return res.data;
+};
 const labelsOf = (parent: any, field: string) => parent[field].list.map((d: { label: string }) => d.label);
 
 describe('drivers', () => {
@@ -191,10 +197,10 @@ describe('driver', () => {
   });
 
   test('without id: the driver profile of the signed-in account, else null', async () => {
-    const bob = await h.as(F.bob)('{ driver { label } }');
-    assert.deepEqual(bob.data.driver, { label: 'Anna Becker' });
-    const alice = await h.as(F.alice)('{ driver { label } }');
-    assert.equal(alice.data.driver, null);
+    const bob = ok(await h.as(F.bob)('{ driver { label } }'));
+    assert.deepEqual(bob.driver, { label: 'Anna Becker' });
+    const alice = ok(await h.as(F.alice)('{ driver { label } }'));
+    assert.equal(alice.driver, null);
   });
 
   test('Account.drivers, driverProfiles, driverContacts and Group.drivers', async () => {
@@ -246,9 +252,10 @@ describe('drivers of another organization', () => {
       }`,
       { anna: FT.drivers.anna, carla: FT.drivers.carla },
     );
-    assert.deepEqual(res.data.anna.vehicles, { count: 1, list: [{ id: F.vehicles.depot[0] }] });
-    assert.equal(res.data.anna.vehicleSessions.count, 1);
-    assert.equal(res.data.carla, null);
+    const data = ok(res);
+    assert.deepEqual(data.anna.vehicles, { count: 1, list: [{ id: F.vehicles.depot[0] }] });
+    assert.equal(data.anna.vehicleSessions.count, 1);
+    assert.equal(data.carla, null);
   });
 
   test('a direct _entities call resolves an invisible Driver to null', async () => {
@@ -261,7 +268,7 @@ describe('drivers of another organization', () => {
     const asCarol = await h.as(F.carol)(query, { r: representations });
     assert.equal(asCarol.errors, undefined, JSON.stringify(asCarol.errors));
     assert.deepEqual(asCarol.data._entities, [null, { id: FT.drivers.greta, label: 'Greta Globex' }, null]);
-    const asAlice = await h.as(F.alice)(query, { r: representations });
-    assert.deepEqual(asAlice.data._entities, [{ id: FT.drivers.anna, label: 'Anna Becker' }, null, null]);
+    const asAlice = ok(await h.as(F.alice)(query, { r: representations }));
+    assert.deepEqual(asAlice._entities, [{ id: FT.drivers.anna, label: 'Anna Becker' }, null, null]);
   });
 });

@@ -18,6 +18,7 @@ after(() => h.close());
 
 const ok = (res: { errors?: unknown; data?: any }) => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data, 'the query returned data');
   return res.data;
 };
 

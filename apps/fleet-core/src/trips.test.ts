@@ -18,6 +18,7 @@ after(() => h.close());
 
 const ok = (res: any) => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data, 'the query returned data');
   return res.data;
 };
 const depotDevice = () => F.depotDevices[0]!;

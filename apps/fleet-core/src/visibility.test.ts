@@ -9,6 +9,12 @@ before(async () => {
 });
 after(() => h.close());
 
+/** The data of a query that must succeed: a leak or absence check on a failed query proves nothing. */
+const ok = (res: { errors?: unknown; data?: any }) => {
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data, 'the query returned data');
+  return res.data;
+};
 const labels = (page: { list: { label: string }[] }) => page.list.map((g) => g.label).sort();
 
 describe('what an account sees', () => {
@@ -22,12 +28,12 @@ describe('what an account sees', () => {
   });
 
   test('a member of a sub-group sees that group, its descendants and their assets only', async () => {
-    const res = await h.as(F.bob)(
-      '{ groups { list { label } } devices(pageSize: 500) { count list { id } } }',
+    const data = ok(
+      await h.as(F.bob)('{ groups { list { label } } devices(pageSize: 500) { count list { id } } }'),
     );
-    assert.deepEqual(labels(res.data.groups), ['North', 'North Depot']);
-    assert.equal(res.data.devices.count, 120);
-    assert.ok(res.data.devices.list.every((d: { id: string }) => F.depotDevices.includes(d.id)));
+    assert.deepEqual(labels(data.groups), ['North', 'North Depot']);
+    assert.equal(data.devices.count, 120);
+    assert.ok(data.devices.list.every((d: { id: string }) => F.depotDevices.includes(d.id)));
   });
 
   test('another organization sees none of them: not by id, not in lists, not nested', async () => {
@@ -36,35 +42,34 @@ describe('what an account sees', () => {
       `query($g: ID!, $d: ID!, $a: ID!) { group(id: $g) { id } device(id: $d) { id } account(id: $a) { id } }`,
       { g: F.groups.hq, d: F.depotDevices[0], a: F.alice.uid },
     );
-    assert.equal(byId.errors, undefined);
-    assert.deepEqual(byId.data, { group: null, device: null, account: null });
+    assert.deepEqual(ok(byId), { group: null, device: null, account: null });
 
     const missing = await carol(
       '{ group(id: "00000000-0000-4000-8000-00000000dead") { id } device(id: "nope") { id } }',
     );
     assert.deepEqual(
-      missing.data,
+      ok(missing),
       { group: null, device: null },
       'an invisible id answers exactly like a missing one',
     );
 
-    const lists = await carol(
-      '{ groups { list { id label } } devices(pageSize: 500) { list { id } } accounts { list { email } } }',
+    const lists = ok(
+      await carol(
+        '{ groups { list { id label } } devices(pageSize: 500) { list { id } } accounts { list { email } } }',
+      ),
     );
-    assert.deepEqual(labels(lists.data.groups), ['Globex Root']);
+    assert.deepEqual(labels(lists.groups), ['Globex Root']);
+    assert.deepEqual(lists.devices.list.map((d: { id: string }) => d.id).sort(), [...F.globexDevices].sort());
     assert.deepEqual(
-      lists.data.devices.list.map((d: { id: string }) => d.id).sort(),
-      [...F.globexDevices].sort(),
-    );
-    assert.deepEqual(
-      lists.data.accounts.list.map((a: { email: string }) => a.email),
+      lists.accounts.list.map((a: { email: string }) => a.email),
       [F.carol.email],
     );
 
     const nested = await carol(
       `{ account { groups { list { devices(pageSize: 500) { list { id owner { email } currentVehicle { vin } } } children { list { id } } parents { list { id } } } } } }`,
     );
-    const seen = JSON.stringify(nested.data);
+    const seen = JSON.stringify(ok(nested));
+    assert.ok(seen.includes(F.globexDevices[0]!), "the nested query reached carol's own devices");
     for (const id of [...F.depotDevices, F.groups.hq, F.alice.email, F.bob.email])
       assert.ok(!seen.includes(id), `leaked ${id}`);
   });
@@ -79,23 +84,22 @@ describe('what an account sees', () => {
       { __typename: 'Device', id: F.globexDevices[0] },
     ];
     const asCarol = await h.as(F.carol)(query, { r: representations });
-    assert.equal(asCarol.errors, undefined);
-    assert.deepEqual(asCarol.data._entities, [null, null, null, null, { id: F.globexDevices[0] }]);
-    const asAlice = await h.as(F.alice)(query, { r: representations });
-    assert.deepEqual(asAlice.data._entities.slice(0, 2), [
+    assert.deepEqual(ok(asCarol)._entities, [null, null, null, null, { id: F.globexDevices[0] }]);
+    const asAlice = ok(await h.as(F.alice)(query, { r: representations }));
+    assert.deepEqual(asAlice._entities.slice(0, 2), [
       { id: F.depotDevices[0] },
       { id: F.groups.hq, label: 'Acme HQ' },
     ]);
-    assert.equal(asAlice.data._entities[4], null);
+    assert.equal(asAlice._entities[4], null);
   });
 
   test('a device owner outside the viewer reach is null, the device itself visible', async () => {
     const res = await h.as(F.bob)(`query($id: ID!) { device(id: $id) { id owner { email } } }`, {
       id: F.depotDevices[1],
     });
-    assert.equal(res.data.device.owner.email, F.bob.email);
+    assert.equal(ok(res).device.owner.email, F.bob.email);
     const south = await h.as(F.bob)(`query($id: ID!) { device(id: $id) { id } }`, { id: F.southDevices[0] });
-    assert.equal(south.data.device, null);
+    assert.equal(ok(south).device, null);
   });
 });
 
