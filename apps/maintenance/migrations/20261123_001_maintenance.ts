@@ -81,6 +81,8 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index templates_org_idx on maintenance.templates (organization_id, id);
     create index templates_global_idx on maintenance.templates (id) where organization_id is null;
+    -- maintenanceTemplates keyset order
+    create index templates_description_idx on maintenance.templates (description, id);
 
     create table maintenance.criticality_thresholds (
       id uuid primary key,
