@@ -1,6 +1,5 @@
-import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
+import { DateTimeScalar, JsonScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
 import type { DvirLoaders } from '../loaders';
-import { JsonScalar } from './json';
 import { Query } from './query';
 import * as types from './types';
 
