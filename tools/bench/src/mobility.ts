@@ -155,7 +155,9 @@ try {
     }
     await new Promise<void>((r) => out.end(() => r()));
     const manifest = await subgraphManifest('mobility');
-    let peak = process.memoryUsage().rss;
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     const start = performance.now();
     const outcome = await manifest.importers!.transactions!.run(knex, file, {
@@ -167,7 +169,7 @@ try {
     clearInterval(sampler);
     if (!outcome.ok) throw new Error(outcome.problems.slice(0, 5).join('\n'));
     console.log(
-      `import: ${IMPORT_ROWS} CSV rows (validate + insert + detection) in ${seconds.toFixed(1)} s = ${(IMPORT_ROWS / seconds).toFixed(0)} rows/s; peak rss ${(peak / 1048576).toFixed(0)} MiB; ${JSON.stringify(outcome.summary)}`,
+      `import: ${IMPORT_ROWS} CSV rows (validate + insert + detection) in ${seconds.toFixed(1)} s = ${(IMPORT_ROWS / seconds).toFixed(0)} rows/s; peak rss ${(peak / 1048576).toFixed(0)} MiB (+${((peak - baseline) / 1048576).toFixed(0)} MiB over the ${(baseline / 1048576).toFixed(0)} MiB of the in-process platform before the import); ${JSON.stringify(outcome.summary)}`,
     );
     const summary = outcome.summary;
     console.log(

@@ -386,6 +386,8 @@ export function validateRecord(
   };
 }
 
+class Rollback extends Error {}
+
 export async function importTransactions(
   knex: Knex,
   file: string,
@@ -397,52 +399,74 @@ export async function importTransactions(
     return { ok: false, problems: ['--organization must be a uuid'] };
   const fleet = await loadFleetIndex(knex, organizationId);
   const resolve = { organizationId, externalSource: options['external-source'] };
-  // Pass 1: validate everything.
+  // Pass 1: validate everything. External ids go to a temporary table (bounded memory), checked
+  // for repeats and for earlier imports in SQL; the transaction is rolled back: nothing written.
   const started = performance.now();
   const problems: string[] = [];
   let total = 0;
-  const externalSeen = new Map<string, string>();
-  try {
-    for await (const located of records(file, options)) {
-      const headerProblem = (located as Located & { headerProblem?: string }).headerProblem;
-      if (headerProblem) {
-        problems.push(`${located.at(null)}: ${headerProblem}`);
-        continue;
-      }
-      total++;
-      const { row, problems: found } = validateRecord(located, fleet, resolve);
-      if (problems.length < MAX_PROBLEMS) problems.push(...found.slice(0, MAX_PROBLEMS - problems.length));
-      else if (found.length > 0) problems.push('...');
-      if (row?.external_id && row.external_source) {
-        const key = `${row.organization_id}|${row.external_source}|${row.external_id}`;
-        const where = located.at('externalId');
-        if (externalSeen.has(key) && problems.length < MAX_PROBLEMS)
-          problems.push(`${where}: externalId ${row.external_id} repeats ${externalSeen.get(key)}`);
-        else externalSeen.set(key, where.split(',')[0]!);
-      }
-      if (problems.length >= MAX_PROBLEMS + 1) break;
-    }
-  } catch (error) {
-    problems.push(`${file}: ${(error as Error).message}`);
-  }
-  if (total === 0 && problems.length === 0) problems.push(`${file}: no transactions`);
-  // External ids already imported.
-  if (problems.length === 0 && externalSeen.size > 0) {
-    const keys = [...externalSeen.keys()].map((k) => k.split('|'));
-    for (let i = 0; i < keys.length && problems.length < MAX_PROBLEMS; i += 5000) {
-      const part = keys.slice(i, i + 5000);
-      const { rows } = await knex.raw(
-        `select t.external_source, t.external_id from mobility.transactions t
-           join unnest(?::uuid[], ?::text[], ?::text[]) k(org, src, ext)
-             on t.organization_id = k.org and t.external_source = k.src and t.external_id = k.ext`,
-        [part.map((k) => k[0]!), part.map((k) => k[1]!), part.map((k) => k[2]!)],
+  await knex
+    .transaction(async (trx) => {
+      await trx.raw(
+        'create temporary table import_keys (seq int, place text, org uuid, src text, ext text) on commit drop',
       );
-      for (const r of rows)
+      let keys: Array<{ seq: number; place: string; org: string; src: string; ext: string }> = [];
+      const flushKeys = async () => {
+        if (keys.length > 0) await trx('import_keys').insert(keys);
+        keys = [];
+      };
+      try {
+        for await (const located of records(file, options)) {
+          const headerProblem = (located as Located & { headerProblem?: string }).headerProblem;
+          if (headerProblem) {
+            problems.push(`${located.at(null)}: ${headerProblem}`);
+            continue;
+          }
+          total++;
+          const { row, problems: found } = validateRecord(located, fleet, resolve);
+          if (problems.length < MAX_PROBLEMS)
+            problems.push(...found.slice(0, MAX_PROBLEMS - problems.length));
+          else if (found.length > 0) problems.push('...');
+          if (row?.external_id && row.external_source) {
+            keys.push({
+              seq: total,
+              place: located.at('externalId'),
+              org: row.organization_id as string,
+              src: row.external_source as string,
+              ext: row.external_id as string,
+            });
+            if (keys.length >= 5000) await flushKeys();
+          }
+          if (problems.length >= MAX_PROBLEMS + 1) break;
+        }
+        await flushKeys();
+      } catch (error) {
+        problems.push(`${file}: ${(error as Error).message}`);
+      }
+      const repeats = await trx.raw(
+        `select place, ext, first_place from (
+           select place, ext, seq, row_number() over w as n, first_value(place) over w as first_place
+             from import_keys window w as (partition by org, src, ext order by seq)) k
+          where n > 1 order by seq limit ?`,
+        [MAX_PROBLEMS],
+      );
+      for (const r of repeats.rows)
+        problems.push(`${r.place}: externalId ${r.ext} repeats ${String(r.first_place).split(',')[0]}`);
+      const earlier = await trx.raw(
+        `select k.place, k.src, k.ext from import_keys k
+           join mobility.transactions t on t.organization_id = k.org and t.external_source = k.src and t.external_id = k.ext
+          order by k.seq limit ?`,
+        [MAX_PROBLEMS],
+      );
+      for (const r of earlier.rows)
         problems.push(
-          `${externalSeen.get(`${part[0]![0]}|${r.external_source}|${r.external_id}`) ?? 'a row'}: externalId ${r.external_id} of ${r.external_source} was already imported`,
+          `${String(r.place).split(',')[0]}: externalId ${r.ext} of ${r.src} was already imported`,
         );
-    }
-  }
+      throw new Rollback();
+    })
+    .catch((error) => {
+      if (!(error instanceof Rollback)) throw error;
+    });
+  if (total === 0 && problems.length === 0) problems.push(`${file}: no transactions`);
   if (problems.length > 0) return { ok: false, problems };
   // Pass 2: insert in one transaction.
   const validated = performance.now();
