@@ -5,6 +5,13 @@
  * table specs, nested relations, loaders and a small resolver map; this file merges the maps into
  * fleet-core's own. Root lists page through rootPage (@fleetgraph/paging's pageOf); nested pages
  * go through relationLoader.
+ *
+ * The SDL stays in src/schema (the one schema folder composition reads, where file order is the
+ * field order of the composed Query and entity types): services-accounts (accounts, and the
+ * Account fields of workshops and onboarding), services-alerts (alerts), services-descriptions
+ * (descriptions), services-workshops (workshops, driver-services, bookings), services-onboarding
+ * (onboarding, client-identifications), services-devices (campaigns, metrics, log-fetches,
+ * remote-diags, profiles, lpa).
  */
 import { accountResolvers } from './accounts/resolvers';
 import { alertResolvers } from './alerts/resolvers';
