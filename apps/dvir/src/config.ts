@@ -29,6 +29,7 @@ export function loadDvirConfig(env: Record<string, string | undefined> = process
       DVIR_FILE_URL_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
       DVIR_FILES_DIR: z.string().min(1).optional(),
       DVIR_S3_ENDPOINT: z.string().url().optional(),
+      DVIR_S3_PUBLIC_ENDPOINT: z.string().url().optional(),
       DVIR_S3_BUCKET: z.string().min(3).optional(),
       DVIR_S3_REGION: z.string().min(1).default('us-east-1'),
       DVIR_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
@@ -48,6 +49,7 @@ export function loadDvirConfig(env: Record<string, string | undefined> = process
     s3: own.DVIR_S3_BUCKET
       ? {
           endpoint: own.DVIR_S3_ENDPOINT,
+          publicEndpoint: own.DVIR_S3_PUBLIC_ENDPOINT,
           bucket: own.DVIR_S3_BUCKET,
           region: own.DVIR_S3_REGION,
           accessKeyId: own.DVIR_S3_ACCESS_KEY_ID,

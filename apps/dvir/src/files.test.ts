@@ -158,6 +158,21 @@ describe('S3-compatible storage (s3rver)', () => {
     await storage.put('sha256/aa/aaa', Buffer.from('hello'), 'text/plain');
     assert.equal(String(await storage.get('sha256/aa/aaa')), 'hello');
     assert.equal(await storage.get('sha256/aa/missing'), null);
+    const published = s3Storage({
+      endpoint,
+      publicEndpoint: 'http://files.example:9000',
+      bucket: 'dvir-unit',
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
+    const url = await published.presign!('sha256/aa/aaa', {
+      contentType: 'text/plain',
+      filename: 'a.txt',
+      ttlS: 60,
+    });
+    assert.ok(url.startsWith('http://files.example:9000/dvir-unit/sha256/aa/aaa?'), url);
   });
 
   test('fileUrl is a presigned URL that serves the stored bytes', async () => {

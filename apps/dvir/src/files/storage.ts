@@ -55,17 +55,22 @@ export interface S3Settings {
   accessKeyId?: string | undefined;
   secretAccessKey?: string | undefined;
   forcePathStyle: boolean;
+  /** Endpoint clients reach, for presigned URLs, when it differs from `endpoint` (e.g. MinIO in docker-compose). */
+  publicEndpoint?: string | undefined;
 }
 
 export function s3Storage(settings: S3Settings): FileStorage {
-  const client = new S3Client({
-    region: settings.region,
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    ...(settings.accessKeyId && settings.secretAccessKey
-      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-      : {}),
-  });
+  const clientFor = (endpoint: string | undefined) =>
+    new S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(endpoint ? { endpoint } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
+    });
+  const client = clientFor(settings.endpoint);
+  const presigner = settings.publicEndpoint ? clientFor(settings.publicEndpoint) : client;
   let bucketReady: Promise<void> | undefined;
   const ensureBucket = () =>
     (bucketReady ??= client
@@ -98,7 +103,7 @@ export function s3Storage(settings: S3Settings): FileStorage {
     },
     async presign(key, { contentType, filename, ttlS }) {
       return getSignedUrl(
-        client,
+        presigner,
         new GetObjectCommand({
           Bucket: settings.bucket,
           Key: key,
