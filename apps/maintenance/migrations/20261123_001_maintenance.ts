@@ -112,6 +112,8 @@ export async function up(knex: Knex): Promise<void> {
     create index history_vehicle_template_idx on maintenance.history (vehicle_id, template_id, done_at desc, id desc);
     create index history_vehicle_done_idx on maintenance.history (vehicle_id, done_at desc, id desc);
     create index history_template_idx on maintenance.history (template_id);
+    -- maintenanceHistoricals keyset order (newest first) over every visible vehicle
+    create index history_done_idx on maintenance.history (done_at desc, id desc);
   `);
   // The global default thresholds (in force for an organization that has none of its own).
   await knex('maintenance.criticality_thresholds').insert(DEFAULT_THRESHOLDS);

@@ -164,6 +164,46 @@ test('maintenanceHistorical and Vehicle.maintenanceHistory', async () => {
   assert.deepEqual(second._entities[0].maintenanceHistory, { next: null, list: [{ id: M.history.v1Oil }] });
 });
 
+test('maintenanceHistoricals: visible records, filters, newest first, paged', async () => {
+  const q = `query($v: [ID!], $t: [ID!], $s: [MaintenanceSystem!], $a: DateTime, $b: DateTime, $n: Int, $p: ID) {
+    maintenanceHistoricals(vehicleIds: $v, templateIds: $t, systems: $s, doneAfter: $a, doneBefore: $b, pageSize: $n, pageId: $p) {
+      count next list { id date } } }`;
+  const alice = await ok(F.alice, q);
+  assert.equal(alice.maintenanceHistoricals.count, 5);
+  assert.deepEqual(
+    alice.maintenanceHistoricals.list.map((x: any) => x.id),
+    [M.history.s1Oil, M.history.v1Tires, M.history.v2Tires, M.history.v1Oil, M.history.v2Oil],
+  );
+  const bob = await ok(F.bob, q);
+  assert.equal(bob.maintenanceHistoricals.count, 4);
+  assert.ok(!bob.maintenanceHistoricals.list.some((x: any) => x.id === M.history.s1Oil));
+  const carol = await ok(F.carol, q);
+  assert.deepEqual(
+    carol.maintenanceHistoricals.list.map((x: any) => x.id),
+    [M.history.gOil],
+  );
+  const filtered = await ok(F.alice, q, {
+    v: [F.vehicles.depot[0], F.vehicles.depot[1]],
+    s: ['TIRES'],
+    a: '2025-10-20T00:00:00Z',
+    b: '2026-03-01T00:00:00Z',
+  });
+  assert.deepEqual(
+    filtered.maintenanceHistoricals.list.map((x: any) => x.id),
+    [M.history.v2Tires],
+  );
+  const byTemplate = await ok(F.alice, q, { t: [M.templates.oil], n: 2 });
+  assert.equal(byTemplate.maintenanceHistoricals.count, 3);
+  const page2 = await ok(F.alice, q, { t: [M.templates.oil], p: byTemplate.maintenanceHistoricals.next });
+  assert.deepEqual(
+    [...byTemplate.maintenanceHistoricals.list, ...page2.maintenanceHistoricals.list].map((x: any) => x.id),
+    [M.history.s1Oil, M.history.v1Oil, M.history.v2Oil],
+  );
+  assert.equal(page2.maintenanceHistoricals.next, null);
+  await fails(F.alice, `{ maintenanceHistoricals(vehicleIds: ["x"]) { count } }`, 'BAD_USER_INPUT');
+  await fails(F.alice, `{ maintenanceHistoricals(pageSize: 501) { count } }`, 'BAD_USER_INPUT');
+});
+
 test('Vehicle.maintenanceUpcoming: filters and ids usable with maintenanceUpcoming', async () => {
   const v = await ok(
     F.alice,

@@ -6,7 +6,9 @@
 import { badInput, pageOf, type PageArgs } from '@fleetgraph/paging';
 import { DateTimeScalar, type Resolvers, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { decodeUpcomingId, type TemplateRule, type UpcomingItem } from '../domain/upcoming';
+import { visibleVehicles } from '@fleetgraph/visibility';
 import {
+  historySpec,
   templateSpec,
   thresholdSpec,
   visibleTemplates,
@@ -115,6 +117,47 @@ export const resolvers = {
           systems: args.systems,
           fromExternalService: args.fromExternalService,
           vehicleType: args.vehicleType,
+        },
+        base,
+      });
+    },
+
+    maintenanceHistoricals: (
+      _: unknown,
+      args: PageArgs & {
+        vehicleIds?: string[];
+        templateIds?: string[];
+        systems?: string[];
+        doneAfter?: Date;
+        doneBefore?: Date;
+      },
+      ctx: Ctx,
+    ) => {
+      const { knex, codec, viewer } = ctx.loaders;
+      const vehicleIds = checkIds('vehicleIds', args.vehicleIds);
+      const templateIds = checkIds('templateIds', args.templateIds);
+      const base = knex('maintenance.history as h').whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
+      if (vehicleIds) base.whereIn('h.vehicle_id', vehicleIds);
+      if (templateIds) base.whereIn('h.template_id', templateIds);
+      if (args.systems)
+        base.whereIn(
+          'h.template_id',
+          knex('maintenance.templates as st').select('st.id').whereIn('st.system', args.systems),
+        );
+      if (args.doneAfter) base.where('h.done_at', '>=', args.doneAfter);
+      if (args.doneBefore) base.where('h.done_at', '<', args.doneBefore);
+      return pageOf({
+        codec,
+        name: 'maintenanceHistoricals',
+        spec: historySpec,
+        rules: { defaultSize: 50, maxSize: 500 },
+        args,
+        filters: {
+          vehicleIds,
+          templateIds,
+          systems: args.systems,
+          doneAfter: args.doneAfter,
+          doneBefore: args.doneBefore,
         },
         base,
       });
