@@ -6,12 +6,13 @@
  * fleet-core's own. Root lists page through rootPage (@fleetgraph/paging's pageOf); nested pages
  * go through relationLoader.
  *
- * The SDL stays in src/schema (the one schema folder composition reads, where file order is the
- * field order of the composed Query and entity types): services-accounts (accounts, and the
+ * The SDL stays in src/schema, the one folder composition reads, where the file name order is the
+ * field order of the composed Query and entity types (hence the numbered services-devices-<n>-*
+ * files, which keep the published supergraph unchanged): services-accounts (accounts, and the
  * Account fields of workshops and onboarding), services-alerts (alerts), services-descriptions
- * (descriptions), services-workshops (workshops, driver-services, bookings), services-onboarding
- * (onboarding, client-identifications), services-devices (campaigns, metrics, log-fetches,
- * remote-diags, profiles, lpa).
+ * (descriptions), services-devices-1..6 (campaigns, metrics, log-fetches, remote-diags, profiles,
+ * lpa), services-onboarding (onboarding, client-identifications), services-workshops (workshops,
+ * driver-services, bookings).
  */
 import { accountResolvers } from './accounts/resolvers';
 import { alertResolvers } from './alerts/resolvers';
