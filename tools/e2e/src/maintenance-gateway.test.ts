@@ -44,6 +44,7 @@ test('every maintenance query through the gateway, as the subgraph answers it', 
     maintenanceCriticalityThresholds { count next list { id code criticality inForce } }
     maintenanceTemplates(pageSize: 100) { count list { id description system interval { distanceKm months days } } }
     maintenanceUpcomings(pageSize: 500) { count next list { ${ITEM} } }
+    maintenanceHistoricals(pageSize: 5) { count next list { id mileage date notes fromExternalService vehicle { id } template { id } } }
   }`;
   const viaGateway = await gateway(tokens.demo, document);
   const direct = await postGraphQL(
@@ -58,6 +59,8 @@ test('every maintenance query through the gateway, as the subgraph answers it', 
   assert.equal(viaGateway.maintenanceCriticalityThresholds.count, 3);
   assert.ok(viaGateway.maintenanceTemplates.count >= 14);
   assert.ok(viaGateway.maintenanceTemplates.list.some((t: any) => t.system === 'INSPECTION'));
+  assert.ok(viaGateway.maintenanceHistoricals.count > 100);
+  assert.deepEqual(viaGateway.maintenanceHistoricals, direct.data.maintenanceHistoricals);
   const upcoming = viaGateway.maintenanceUpcomings;
   assert.ok(upcoming.count > 100, `${upcoming.count} items`);
   assert.ok(
