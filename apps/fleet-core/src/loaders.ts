@@ -5,7 +5,7 @@ import { entityLoaders } from './data/entities';
 import { relationLoader } from '@fleetgraph/paging';
 import { summaryLoaders } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
-import { serviceLoaders } from './data/services-loaders';
+import { serviceLoaders } from './services/loaders';
 
 export interface FleetServices {
   knex: Knex;

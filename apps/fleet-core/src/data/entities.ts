@@ -22,7 +22,7 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
-import { byKey, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
+import { byKey, normalizeKey, uuidsOnly } from '@fleetgraph/paging';
 
 const uuids = uuidsOnly;
 
