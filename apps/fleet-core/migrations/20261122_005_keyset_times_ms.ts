@@ -4,7 +4,7 @@
  * so a stored value with microseconds (an import, or a `default now()`) cannot be repeated by a
  * cursor, and a walk through `next` skipped the rows that shared its millisecond.
  *
- * Every timestamptz column of a keyset order (src/services/*/tables.ts; those of
+ * Every timestamptz column of a keyset order (src/services/<area>/tables.ts; those of
  * src/data/tables.ts already are timestamptz(3)) is converted; existing values are rounded to the
  * millisecond. A column default (`now()` of campaigns.created_at and
  * vehicle_alert_feedbacks.created_at) is coerced to the column's type on insert, so it is stored
