@@ -266,3 +266,80 @@ test("another organization gets null for the demo organization's ids and never s
   for (const row of [...lists.inspectionReports.list, ...lists.defects.list, ...lists.inspectionAnswers.list])
     assert.ok(!demoIds.has(row.id), `the other organization sees ${row.id}`);
 });
+
+test('the rules show through the gateway: snapshot, defect from a DEFECT answer, resolution, locale fallback', async () => {
+  const template = await stack
+    .knex('dvir.inspection_templates as t')
+    .join('fleet_contract.accounts_v1 as a', 'a.organization_id', 't.organization_id')
+    .where('a.email', DEMO_EMAIL)
+    .whereNull('t.group_id')
+    .where('t.latest', true)
+    .first('t.id', 't.version', 't.default_language');
+  const oldReport = await stack
+    .knex('dvir.inspection_reports')
+    .where({ template_id: template.id, template_version: 1 })
+    .first('id');
+  const data = await gateway(
+    tokens.demo,
+    `query($r: ID!, $t: ID!) {
+      inspectionReport(id: $r) { templateVersion inspectionAnswers(pageSize: 1) { list { itemName itemOrderPosition } } }
+      inspectionTemplate(id: $t) { version inspectionItems(pageSize: 1) { list { name orderPosition } } } }`,
+    { r: oldReport.id, t: template.id },
+  );
+  assert.equal(data.inspectionReport.templateVersion, 1);
+  assert.equal(data.inspectionTemplate.version, template.version);
+  const [answer] = data.inspectionReport.inspectionAnswers.list;
+  const [item] = data.inspectionTemplate.inspectionItems.list;
+  assert.equal(answer.itemOrderPosition, item.orderPosition);
+  assert.notEqual(
+    answer.itemName,
+    item.name,
+    'the answer keeps the name the item had (renamed in a later version)',
+  );
+  assert.ok(item.name.startsWith(answer.itemName));
+
+  const defects = await gateway(
+    tokens.demo,
+    `{ defects(status: RESOLVED, pageSize: 50) { list { id inspectionAnswerId resolvedAt resolution resolvedByUser { id } resolvedInInspectionReport { id } mechanicName } } }`,
+  );
+  assert.ok(defects.defects.list.length > 0);
+  for (const d of defects.defects.list) {
+    assert.ok(d.resolvedAt);
+    const by = {
+      BY_USER: d.resolvedByUser,
+      IN_LATER_REPORT: d.resolvedInInspectionReport,
+      BY_MECHANIC: d.mechanicName,
+    };
+    assert.ok(by[d.resolution as keyof typeof by], `${d.id} ${d.resolution}`);
+  }
+  const answerOf = await gateway(tokens.demo, `query($id: ID!) { inspectionAnswer(id: $id) { result } }`, {
+    id: defects.defects.list[0].inspectionAnswerId,
+  });
+  assert.equal(answerOf.inspectionAnswer.result, 'DEFECT');
+
+  const locales = await gateway(
+    tokens.demo,
+    `query($r: ID) { pl: inspectionAnswers(inspectionReportId: $r, locale: PL) { list { itemName resultLabel itemCategoryLabel } }
+       base: inspectionAnswers(inspectionReportId: $r) { list { itemName resultLabel itemCategoryLabel } }
+       nl: inspectionAnswers(inspectionReportId: $r, locale: NL) { list { itemName resultLabel } } }`,
+    { r: oldReport.id },
+  );
+  assert.deepEqual(locales.pl, locales.base, 'an untranslated language falls back to the default language');
+  for (const a of [...locales.pl.list, ...locales.nl.list])
+    assert.ok(a.itemName && a.resultLabel, 'never blank');
+  if (template.default_language !== 'NL') assert.notDeepEqual(locales.nl, locales.base);
+});
+
+test('bad input through the gateway has coded errors', async () => {
+  const code = async (query: string) => {
+    const res = await postGraphQL(stack.platform.urls.graphql, query, { token: tokens.demo });
+    assert.ok(res.errors?.length, query);
+    return res.errors![0]!.extensions?.code;
+  };
+  assert.equal(await code('{ inspectionReports(status: BROKEN) { count } }'), 'GRAPHQL_VALIDATION_FAILED');
+  assert.equal(await code('{ defects(vehicleId: "not-a-uuid") { count } }'), 'BAD_USER_INPUT');
+  assert.equal(await code('{ inspectionReports(pageSize: 1000000) { count } }'), 'BAD_USER_INPUT');
+  assert.equal(await code('{ inspectionAnswers(pageId: "forged") { count } }'), 'BAD_USER_INPUT');
+  const lookup = await gateway(tokens.demo, '{ inspectionReport(id: "not-a-uuid") { id } }');
+  assert.equal(lookup.inspectionReport, null);
+});
