@@ -5,6 +5,7 @@ import * as readingsAnon from './20261122_004_readings_anon';
 import * as services from './20261122_003_services';
 import * as keysetTimesMs from './20261122_005_keyset_times_ms';
 import * as contractV1 from './20261123_006_contract_v1';
+import * as contractReadOnly from './20261123_007_contract_read_only';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -14,4 +15,5 @@ export const migrations: Migrations = {
   '20261122_004_readings_anon': readingsAnon,
   '20261122_005_keyset_times_ms': keysetTimesMs,
   '20261123_006_contract_v1': contractV1,
+  '20261123_007_contract_read_only': contractReadOnly,
 };

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import manifest from './manifest';
-import { M, NOW, seedMaintenanceFixture } from './test-fixture';
+import { M, NOW, seedMaintenanceFixture } from './testing/fixture';
 
 let h: SubgraphHarness;
 let F: any;

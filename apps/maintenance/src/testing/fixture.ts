@@ -41,8 +41,10 @@ export const M = {
 export async function seedMaintenanceFixture(knex: Knex, F: any): Promise<void> {
   const [v1, v2, v3] = F.vehicles.depot as string[];
   const [s1] = F.vehicles.south as string[];
-  await knex('fleet_contract.vehicles_v1').update({ created_at: new Date('2024-01-01T00:00:00Z') });
-  await knex('fleet_contract.vehicles_v1')
+  // Test setup playing fleet-core's part (the contract views are read-only): creation dates and
+  // a vehicle without odometer, the cases the computation rules name.
+  await knex('fleet.vehicles').update({ created_at: new Date('2024-01-01T00:00:00Z') });
+  await knex('fleet.vehicles')
     .where('id', v3)
     .update({ odometer_km: null, created_at: new Date('2025-04-09T00:00:00Z') });
   const t = M.templates;
