@@ -19,6 +19,23 @@ export default defineSubgraph({
   loadConfig: loadFleetCoreConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   /**
+   * The demo fleet (demo/seed.ts): Acme Logistics and Globex Transport with their hierarchy,
+   * devices, vehicles, drivers, trips, device data and the services domains, deterministic around
+   * ctx.now. Writes the fleet schema only; every account's sign-in goes back as a login.
+   */
+  demoData: {
+    isSeeded: async (knex) => (await import('./demo/index')).isSeeded(knex),
+    seed: async (knex, context) => (await import('./demo/index')).seedFleetDemo(knex, context),
+  },
+  importers: {
+    dataset: {
+      description:
+        'a JSON dataset of organizations, accounts, groups, devices, vehicles, drivers, trips and services (format: tools/seed/README.md)',
+      run: async (knex, file, context) =>
+        (await import('./import/index')).runDatasetImport(knex, file, context),
+    },
+  },
+  /**
    * Two organizations with known answers (testing/fixture.ts): Acme (alice sees everything from
    * Acme HQ, bob only North and its depot) and Globex (carol); vehicles, devices, drivers
    * (anna, bruno, carla, dieter, greta) and trips with positions.

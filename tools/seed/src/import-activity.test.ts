@@ -5,9 +5,11 @@ import { Kind, parse } from 'graphql';
 import type { Knex } from 'knex';
 import { ImportError, importDataset } from './import';
 import { migratedDatabase, tableCounts, type MigratedDatabase } from './test-helpers';
-import * as activity from './dataset-activity';
-import * as services from './dataset-services';
-import { VEHICLE_TYPES } from './enums';
+import {
+  datasetActivity as activity,
+  datasetServices as services,
+  VEHICLE_TYPES,
+} from '@fleetgraph/fleet-core';
 
 const example = JSON.parse(readFileSync(new URL('../examples/small-fleet.json', import.meta.url), 'utf8'));
 const copy = () => structuredClone(example);

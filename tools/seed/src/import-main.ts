@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { formatCounts } from './enums';
+import { formatCounts } from './counts';
 import { openToolDatabase } from './database';
 import { ImportError, importDataset } from './import';
 

@@ -1,3 +1,5 @@
+// The demo generator and the JSON import live in fleet-core (apps/fleet-core/src/demo, import);
+// these re-exports keep `@fleetgraph/seed` importers working while they move to the orchestrator.
 export {
   seedDemo,
   isSeeded,
@@ -9,9 +11,9 @@ export {
   type SeedLogin,
 } from './seed';
 export { importDataset, validateDataset, ImportError, type ImportSummary } from './import';
-export { datasetSchema, type Dataset, type DatasetInput } from './dataset';
-export { formatCounts, type TableCounts } from './enums';
-export { seedActivity, type DeviceActivity, type ActivityCounts } from './activity';
+export { datasetSchema, type Dataset, type DatasetInput, seedActivity } from '@fleetgraph/fleet-core';
+export { type DeviceActivity, type ActivityCounts } from '@fleetgraph/fleet-core';
+export { formatCounts, type TableCounts } from './counts';
 export {
   seedDemoData,
   migrateAll,

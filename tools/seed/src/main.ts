@@ -6,7 +6,7 @@
  * connected device, ~10M trips (progress bar with the trip rate; a line every 10 s when stderr is
  * not a terminal).
  */
-import { formatCounts } from './enums';
+import { formatCounts } from './counts';
 import { openToolDatabase } from './database';
 import { DEFAULT_TRIPS_PER_DEVICE, MAX_SCALE, isSeeded, seedDemo } from './seed';
 

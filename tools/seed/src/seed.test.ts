@@ -2,10 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verifyPassword } from '@fleetgraph/sso';
 import { DEMO_EMAIL, DEMO_PASSWORD, isSeeded, seedDemo } from './seed';
-import { hasValidVinCheckDigit, isValidImei } from './ids';
+import { CITY_CENTRES, hasValidVinCheckDigit, isValidImei } from '@fleetgraph/fleet-core';
 import { migratedDatabase, tableCounts, type MigratedDatabase } from './test-helpers';
-import { COUNTED_TABLES, type TableCounts } from './enums';
-import { CITY_CENTRES } from './geo';
+import { COUNTED_TABLES, type TableCounts } from './counts';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 let first: MigratedDatabase;

@@ -2,7 +2,7 @@
 import { createKnex, createTestDatabase, migrateSchema, type Knex } from '@fleetgraph/db';
 import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
 import { migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
-import { COUNTED_TABLES, type TableCounts } from './enums';
+import { COUNTED_TABLES, type TableCounts } from './counts';
 import { countRows } from './write';
 
 export interface MigratedDatabase {

@@ -8,10 +8,9 @@ import {
   makeImei,
   makeVin,
   uuidV5,
+  vinCheckDigit,
   vinYearCode,
 } from './ids';
-import { findCycles } from './validate';
-import { formatPath } from './dataset';
 
 test('Luhn and IMEI: a published IMEI verifies, a changed digit does not', () => {
   assert.equal(luhnCheckDigit('49015420323751'), 8);
@@ -23,6 +22,8 @@ test('Luhn and IMEI: a published IMEI verifies, a changed digit does not', () =>
 
 test('VIN check digit (position 9) matches the FMVSS 115 example and generated VINs verify', () => {
   assert.ok(hasValidVinCheckDigit('1M8GDM9AXKP042788'));
+  assert.ok(hasValidVinCheckDigit('1HGCM82633A004352'));
+  assert.equal(vinCheckDigit('WVWZZZ1JZ3W386752'), '9');
   assert.ok(!hasValidVinCheckDigit('1M8GDM9A1KP042788'));
   const vin = makeVin('WF0', 'XXTTG', 2022, 'K', 412345);
   assert.equal(vin.length, 17);
@@ -51,16 +52,4 @@ test('the PRNG repeats its sequence for a seed', () => {
     a,
     Array.from({ length: 5 }, () => new Rng('other').int(0, 1000)),
   );
-});
-
-test('findCycles reports each cycle once and nothing for a DAG', () => {
-  assert.deepEqual(findCycles([[], [0], [0, 1]]), []);
-  const cycles = findCycles([[2], [0], [1], [0]]);
-  assert.equal(cycles.length, 1);
-  assert.deepEqual([...cycles[0]!].sort(), [0, 1, 2]);
-});
-
-test('formatPath writes JSON paths with indexes', () => {
-  assert.equal(formatPath(['organizations', 0, 'devices', 3, 'owner']), 'organizations[0].devices[3].owner');
-  assert.equal(formatPath([]), '(root)');
 });

@@ -11,8 +11,8 @@
  * by validate-activity.ts. Enumerations mirror apps/fleet-core/src/schema/*.graphql.
  */
 import { z } from 'zod';
-import { LANGUAGES } from './enums';
-import { VIN_PATTERN } from './ids';
+import { LANGUAGES } from '../demo/enums';
+import { VIN_PATTERN } from '../demo/ids';
 import { ALERT_SEVERITIES, ALERT_TYPES } from './dataset-services';
 
 export const HARSH_KINDS = ['ACCELERATION', 'BRAKING', 'CORNERING', 'IMPACT'] as const;

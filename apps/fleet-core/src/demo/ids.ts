@@ -4,7 +4,6 @@
  * with the ISO 3779 / FMVSS 115 check digit in position 9.
  */
 import { createHash } from 'node:crypto';
-import { expectedCheckDigit } from '@fleetgraph/vehicle-data/vin';
 
 /** The namespace of every seeded id: ids depend only on this and the entity's natural name. */
 export const SEED_NAMESPACE = '6f1c2a4e-3b7d-5e90-8a12-f1ee79a0a000';
@@ -88,8 +87,27 @@ export function isValidImei(value: string): boolean {
 export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 export const VIN_CHARSET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 
-/** The check digit (position 9) of a VIN: the same rule vehicle-data enforces when decoding. */
-export const vinCheckDigit = (vin: string): string => expectedCheckDigit(vin);
+/** ISO 3779 weights of positions 1-17 (position 9, the check digit itself, weighs 0). */
+const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+/** ISO 3779 transliteration of letters (I, O and Q never occur: '_'), A..Z. */
+const VIN_LETTER_VALUES = '12345678_12345_7_923456789';
+
+/**
+ * The check digit (position 9) of a VIN: the weighted sum of the transliterated characters modulo
+ * 11, 10 written as X. The same rule vehicle-data enforces when decoding (kept here so fleet-core
+ * does not import another subgraph).
+ */
+export function vinCheckDigit(vin: string): string {
+  let sum = 0;
+  for (let i = 0; i < vin.length && i < VIN_WEIGHTS.length; i++) {
+    const c = vin[i]!;
+    const letter = VIN_LETTER_VALUES[c.charCodeAt(0) - 65];
+    const value = c >= '0' && c <= '9' ? Number(c) : letter && letter !== '_' ? Number(letter) : 0;
+    sum += value * VIN_WEIGHTS[i]!;
+  }
+  const r = sum % 11;
+  return r === 10 ? 'X' : String(r);
+}
 
 const YEAR_CODES = 'ABCDEFGHJKLMNPRSTVWXY123456789';
 /** The model-year character of position 10 (A = 1980 or 2010, cycling every 30 years). */

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { servicesSchema, type ServicesInput } from './dataset-services';
 import type { Dataset } from './dataset';
 import type { Plan } from './validate';
-import { insertInBatches } from './write';
+import { insertInBatches } from '../demo/write';
 
 type Row = Record<string, unknown>;
 type Raw = Record<string, unknown>;

@@ -1,19 +1,24 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedDemo } from './seed';
+import type { DemoSeedResult } from '@fleetgraph/subgraph-kit';
+import manifest from '../manifest';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed';
 import { LOGFETCH_ACTIONS, METRICS } from './services';
-import { migratedDatabase, type MigratedDatabase } from './test-helpers';
+import { fleetDatabase, type FleetDatabase } from './test-support';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
-let first: MigratedDatabase;
-let second: MigratedDatabase;
+let first: FleetDatabase;
+let second: FleetDatabase;
+let hooked: DemoSeedResult | void;
 
 before(async () => {
-  [first, second] = await Promise.all([
-    migratedDatabase('seed_services_a'),
-    migratedDatabase('seed_services_b'),
+  [first, second] = await Promise.all([fleetDatabase('seed_services_a'), fleetDatabase('seed_services_b')]);
+  // The second database is seeded through the manifest's hook: the same rows as a direct seed.
+  const context = { now: NOW, scale: 1, progress: false, log: () => {} };
+  [, hooked] = await Promise.all([
+    seedDemo(first.knex, { now: NOW }),
+    manifest.demoData!.seed(second.knex, context),
   ]);
-  await Promise.all([seedDemo(first.knex, { now: NOW }), seedDemo(second.knex, { now: NOW })]);
 });
 after(async () => {
   await Promise.all([first?.drop(), second?.drop()]);
@@ -47,6 +52,20 @@ const TABLES = [
   'device_profile_modes',
   'lpa_operations',
 ];
+
+describe('the demoData hook', () => {
+  test('reports seeded, hands back every account as a login (no SSO write) and counts by table', async () => {
+    assert.equal(await manifest.demoData!.isSeeded(second.knex), true);
+    const logins = hooked?.logins ?? [];
+    const accounts = await second.knex('fleet.accounts').select('id', 'email', 'full_name');
+    assert.equal(logins.length, accounts.length);
+    const demo = logins.find((l) => l.email === DEMO_EMAIL);
+    assert.equal(demo?.password, DEMO_PASSWORD);
+    assert.equal(demo?.uid, accounts.find((a) => a.email === DEMO_EMAIL)?.id);
+    assert.equal(hooked?.counts?.['fleet.accounts'], accounts.length);
+    assert.equal(await second.knex.schema.withSchema('sso').hasTable('users'), false);
+  });
+});
 
 describe('services demo data', () => {
   test('every services table has rows for both organizations, identical on every run', async () => {

@@ -5,8 +5,8 @@
  * distributors' onboarding requests. Shape only; references are checked by import-services.ts.
  */
 import { z } from 'zod';
-import { LANGUAGES } from './enums';
-import { VIN_PATTERN } from './ids';
+import { LANGUAGES } from '../demo/enums';
+import { VIN_PATTERN } from '../demo/ids';
 
 function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, {

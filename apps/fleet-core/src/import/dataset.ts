@@ -17,8 +17,8 @@ import {
   PRODUCT_MARKETS,
   PRODUCT_NETWORKS,
   VEHICLE_TYPES,
-} from './enums';
-import { VIN_PATTERN, isValidImei } from './ids';
+} from '../demo/enums';
+import { VIN_PATTERN, isValidImei } from '../demo/ids';
 import { servicesSchema } from './dataset-services';
 import {
   alertPreferenceSchema,
