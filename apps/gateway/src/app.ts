@@ -39,12 +39,18 @@ export interface GatewayBuildOptions {
   logStream?: ServerOptions['logStream'];
   /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
   queryCacheStore?: CacheStore;
+  /**
+   * The clock, in epoch ms, of every time-based part (token cache, revocation cache, query cache,
+   * rate limiter, JWKS refresh, readiness cache). Default Date.now; tests pass one they advance.
+   */
+  now?: () => number;
 }
 
 export async function buildApp(
   config: GatewayConfig,
   options: GatewayBuildOptions = {},
 ): Promise<FastifyInstance> {
+  const clock = options.now ? { now: options.now } : {};
   const app = createServer({
     name: 'gateway',
     logLevel: config.logLevel,
@@ -82,7 +88,7 @@ export async function buildApp(
           onError: (error, operation) =>
             app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
         })
-      : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes }));
+      : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock }));
   if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.hook,
@@ -130,6 +136,7 @@ export async function buildApp(
       responseCachePlugin<GatewayContext>({
         store: queryCache,
         onLookup: (result) => metrics.cacheLookup(result),
+        ...clock,
       }),
     ],
     logger: app.log,
@@ -147,6 +154,7 @@ export async function buildApp(
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       cacheMs: config.revocationCacheMs,
       onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
+      ...clock,
     });
   if (!options.revocations) app.addHook('onClose', async () => revocations.close());
   // Keys kept through SSO outages (resilience/jwks.ts), fetched now rather than on the first request.
@@ -156,6 +164,7 @@ export async function buildApp(
         maxAgeMs: config.jwksMaxAgeMs,
         onError: (error) =>
           app.log.warn({ error: error.message }, 'SSO keys not refreshed: keeping the last keys'),
+        ...clock,
       });
   void ssoKeys?.loaded().catch(() => undefined);
   const verifier = createTokenVerifier({
@@ -163,12 +172,14 @@ export async function buildApp(
     audience: config.audience,
     jwks: options.jwks ?? ssoKeys!,
     isRevoked: (jti) => revocations.isRevoked(jti),
+    ...clock,
   });
   const rateLimiter = createRateLimiter({
     perMinute: config.rateLimitPerMinute,
     burst: config.rateLimitBurst,
     redisUrl: config.redisUrl,
     onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
+    ...clock,
   });
   if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
   app.route({
@@ -201,6 +212,7 @@ export async function buildApp(
       timeoutMs: config.readinessProbeTimeoutMs,
       cacheMs: config.readinessCacheMs,
       requires: config.readinessRequires,
+      ...clock,
     }),
   );
   return app;

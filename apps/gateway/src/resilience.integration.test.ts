@@ -406,7 +406,11 @@ describe('the SSO being down', () => {
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
-    const { app } = await gateway({ SSO_JWKS_URL: jwksUrl, JWKS_MAX_AGE_MS: '1000' }, { jwks: undefined });
+    let clock = Date.now();
+    const { app } = await gateway(
+      { SSO_JWKS_URL: jwksUrl, JWKS_MAX_AGE_MS: '1000' },
+      { jwks: undefined, now: () => clock },
+    );
 
     const first = await injectGraphQL(app, '{ __typename }', {
       token: await issuer.token({ uid: 'u-2', email: 'a@example.test' }),
@@ -422,7 +426,7 @@ describe('the SSO being down', () => {
     assert.equal(fresh.status, 200, JSON.stringify(fresh.errors));
     assert.deepEqual(fresh.data, { __typename: 'Query' });
 
-    await sleep(1100); // the cached keys are now older than JWKS_MAX_AGE_MS: a refresh fails
+    clock += 1100; // the cached keys are now older than JWKS_MAX_AGE_MS: a refresh fails
     const stale = await injectGraphQL(app, '{ __typename }', {
       token: await issuer.token({ uid: 'u-4', email: 'c@example.test' }),
     });

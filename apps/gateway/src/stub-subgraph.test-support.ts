@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createTestIssuer, type TestIssuer } from '@fleetgraph/testing';
-import { buildApp } from './app';
+import { buildApp, type GatewayBuildOptions } from './app';
 import { loadGatewayConfig } from './config';
 import { routeEverySubgraph } from './testing/subgraphs';
 
@@ -17,7 +17,8 @@ export interface StubbedGateways {
   /** Calls the stub subgraph received since the last reset. */
   calls(): number;
   resetCalls(): void;
-  gateway(env?: Record<string, string>): Promise<FastifyInstance>;
+  /** `options` adds to the build options (e.g. `now`, the clock tests move). */
+  gateway(env?: Record<string, string>, options?: GatewayBuildOptions): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export async function stubbedGateways(): Promise<StubbedGateways> {
     resetCalls: () => {
       calls = 0;
     },
-    async gateway(env = {}) {
+    async gateway(env = {}, options = {}) {
       const config = loadGatewayConfig({
         LOG_LEVEL: 'silent',
         SSO_ISSUER: issuer.issuer,
@@ -49,7 +50,7 @@ export async function stubbedGateways(): Promise<StubbedGateways> {
         ...routeEverySubgraph(url),
         ...env,
       });
-      const app = await buildApp(config, { jwks: issuer.jwks });
+      const app = await buildApp(config, { jwks: issuer.jwks, ...options });
       apps.push(app);
       return app;
     },

@@ -28,51 +28,56 @@ export interface RevocationListOptions {
   cacheMs?: number;
   /** Where Redis errors are reported (default console.error). */
   onError?: (error: unknown, operation: string) => void;
+  /** The clock, in epoch ms (default Date.now; tests pass their own). */
+  now?: () => number;
 }
 
 /** The one default of every verifier: a revocation is honoured everywhere within 2 s. */
 export const DEFAULT_REVOCATION_CACHE_MS = 2_000;
 
-function remainingSeconds(exp: number): number {
-  return Math.ceil(exp - Date.now() / 1000);
+type Clock = () => number;
+
+function remainingSeconds(exp: number, now: Clock): number {
+  return Math.ceil(exp - now() / 1000);
 }
 
-function withCache(list: RevocationList, cacheMs: number): RevocationList {
+function withCache(list: RevocationList, cacheMs: number, now: Clock): RevocationList {
   if (cacheMs <= 0) return list;
-  const cache = new LRUCache<string, boolean>({ max: 100_000, ttl: cacheMs });
+  // Answers stamped with the injected clock (lru-cache's own ttl reads the real one).
+  const cache = new LRUCache<string, { answer: boolean; at: number }>({ max: 100_000 });
   return {
     async revoke(jti, exp) {
       await list.revoke(jti, exp);
-      cache.set(jti, true);
+      cache.set(jti, { answer: true, at: now() });
     },
     async isRevoked(jti) {
       const known = cache.get(jti);
-      if (known !== undefined) return known;
+      if (known !== undefined && now() - known.at < cacheMs) return known.answer;
       const answer = await list.isRevoked(jti);
-      cache.set(jti, answer);
+      cache.set(jti, { answer, at: now() });
       return answer;
     },
     close: () => list.close(),
   };
 }
 
-function memoryList(): RevocationList {
+function memoryList(now: Clock): RevocationList {
   const revoked = new Map<string, number>();
-  let lastSweep = Date.now();
+  let lastSweep = now();
   function sweep() {
-    if (Date.now() - lastSweep < 60_000) return;
-    lastSweep = Date.now();
-    for (const [jti, exp] of revoked) if (remainingSeconds(exp) <= 0) revoked.delete(jti);
+    if (now() - lastSweep < 60_000) return;
+    lastSweep = now();
+    for (const [jti, exp] of revoked) if (remainingSeconds(exp, now) <= 0) revoked.delete(jti);
   }
   return {
     async revoke(jti, exp) {
       sweep();
-      if (remainingSeconds(exp) > 0) revoked.set(jti, exp);
+      if (remainingSeconds(exp, now) > 0) revoked.set(jti, exp);
     },
     async isRevoked(jti) {
       sweep();
       const exp = revoked.get(jti);
-      return exp !== undefined && remainingSeconds(exp) > 0;
+      return exp !== undefined && remainingSeconds(exp, now) > 0;
     },
     async close() {
       revoked.clear();
@@ -84,13 +89,14 @@ function redisList(
   url: string,
   prefix: string,
   onError: (error: unknown, operation: string) => void,
+  now: Clock,
 ): RevocationList {
   // The platform's guarded client (short timeouts; no command sent while Redis is known to be
   // away): a slow or absent Redis must not stall token verification.
   const guarded = optionalRedis(url, onError, { commandTimeoutMs: 1_000 });
   return {
     async revoke(jti, exp) {
-      const ttl = remainingSeconds(exp);
+      const ttl = remainingSeconds(exp, now);
       if (ttl <= 0) return;
       await guarded.redis.set(`${prefix}${jti}`, '1', 'EX', ttl);
     },
@@ -103,8 +109,9 @@ function redisList(
 export function createRevocationList(options: RevocationListOptions = {}): RevocationList {
   const onError =
     options.onError ?? ((error, operation) => console.error(`revocation list ${operation} failed:`, error));
+  const now = options.now ?? Date.now;
   const list = options.redisUrl
-    ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError)
-    : memoryList();
-  return withCache(list, options.cacheMs ?? DEFAULT_REVOCATION_CACHE_MS);
+    ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError, now)
+    : memoryList(now);
+  return withCache(list, options.cacheMs ?? DEFAULT_REVOCATION_CACHE_MS, now);
 }

@@ -27,6 +27,8 @@ export interface VerifierOptions {
   clockTolerance?: number;
   /** Returns true when a token id was revoked (shared revocation list). */
   isRevoked?: (jti: string) => Promise<boolean> | boolean;
+  /** The clock, in epoch ms (default Date.now; tests pass their own to expire tokens). */
+  now?: () => number;
 }
 
 export interface TokenVerifier {
@@ -46,6 +48,7 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
       : options.jwks;
   const cache = new LRUCache<string, UserContext>({ max: options.cacheSize ?? 10_000 });
   const clockTolerance = options.clockTolerance ?? 30;
+  const clock = options.now ?? Date.now;
 
   async function verifySignature(token: string): Promise<UserContext> {
     let payload: SsoClaims;
@@ -56,6 +59,7 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
         ...(options.audience ? { audience: options.audience } : {}),
         requiredClaims: ['exp', 'iat', 'jti'],
         clockTolerance,
+        currentDate: new Date(clock()),
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired)
@@ -81,7 +85,7 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   return {
     async verify(token) {
       let context = cache.get(token);
-      const now = Date.now() / 1000;
+      const now = clock() / 1000;
       if (context && context.exp + clockTolerance <= now) {
         cache.delete(token);
         context = undefined;

@@ -15,6 +15,8 @@ export interface ResilientJwksOptions {
   /** Fetch timeout (default 5 s). */
   timeoutMs?: number;
   onError?: (error: Error) => void;
+  /** The clock, in epoch ms (default Date.now; tests pass their own). */
+  now?: () => number;
 }
 
 /** The key resolver, and `loaded()`: resolves once keys are held (fetching them if none yet). */
@@ -24,6 +26,7 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
   const maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
   const cooldownMs = options.cooldownMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 5000;
+  const clock = options.now ?? Date.now;
   let local: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
   let attemptedAt = 0;
@@ -31,7 +34,7 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
 
   function refresh(): Promise<void> {
     pending ??= (async () => {
-      attemptedAt = Date.now();
+      attemptedAt = clock();
       try {
         const response = await fetch(url, {
           headers: { accept: 'application/json' },
@@ -41,7 +44,7 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
         const body = (await response.json()) as JSONWebKeySet;
         if (!body || !Array.isArray(body.keys)) throw new Error('JWKS answer has no keys array');
         local = createLocalJWKSet(body);
-        fetchedAt = Date.now();
+        fetchedAt = clock();
       } catch (error) {
         options.onError?.(error as Error);
         throw error;
@@ -54,13 +57,12 @@ export function createResilientJwks(url: string, options: ResilientJwksOptions =
 
   const getKey: JWTVerifyGetKey = async (header, token) => {
     if (!local) await refresh();
-    const now = Date.now();
+    const now = clock();
     if (now - fetchedAt > maxAgeMs && now - attemptedAt > cooldownMs) void refresh().catch(() => undefined);
     try {
       return await local!(header, token);
     } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - attemptedAt < cooldownMs)
-        throw error;
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || clock() - attemptedAt < cooldownMs) throw error;
       // A key the SSO may have added since (rotation).
       try {
         await refresh();

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { readinessUrl, subgraphReadiness } from './readiness';
 
 let server: Server;
@@ -28,13 +27,19 @@ test('the readiness address sits next to the GraphQL address', () => {
 test('answers are reused for cacheMs, and concurrent checks share one probe', async () => {
   probes = 0;
   status = 200;
-  const check = subgraphReadiness({ subgraphs: () => [{ name: 'a', url: `${base}/graphql` }], cacheMs: 300 });
+  let clock = 1_000_000;
+  const check = subgraphReadiness({
+    subgraphs: () => [{ name: 'a', url: `${base}/graphql` }],
+    cacheMs: 300,
+    now: () => clock,
+  });
   await Promise.all([check(), check(), check()]);
   assert.equal(probes, 1);
+  clock += 299;
   await check();
-  assert.equal(probes, 1);
+  assert.equal(probes, 1, 'still within cacheMs');
   status = 503;
-  await sleep(350);
+  clock += 1;
   await assert.rejects(check, /^Error: not ready: a \(HTTP 503\)$/);
   assert.equal(probes, 2);
 });

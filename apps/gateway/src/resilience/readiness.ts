@@ -18,6 +18,8 @@ export interface SubgraphReadinessOptions {
    * outage into a total one). `all`: not ready as soon as one subgraph does not answer.
    */
   requires?: 'any' | 'all';
+  /** The clock, in epoch ms (default Date.now; tests pass their own). */
+  now?: () => number;
 }
 
 /** http://host/graphql -> http://host/readyz; http://host/api/graphql -> http://host/api/readyz */
@@ -42,6 +44,7 @@ async function probe(url: string, timeoutMs: number): Promise<string | undefined
 export function subgraphReadiness(options: SubgraphReadinessOptions): () => Promise<string | void> {
   const timeoutMs = options.timeoutMs ?? 1000;
   const cacheMs = options.cacheMs ?? 2000;
+  const now = options.now ?? Date.now;
   let last: { at: number; failures: string[] } | undefined;
   let pending: Promise<string[]> | undefined;
 
@@ -57,13 +60,13 @@ export function subgraphReadiness(options: SubgraphReadinessOptions): () => Prom
 
   return async () => {
     let failures: string[];
-    if (last && Date.now() - last.at < cacheMs) failures = last.failures;
+    if (last && now() - last.at < cacheMs) failures = last.failures;
     else {
       pending ??= round().finally(() => {
         pending = undefined;
       });
       failures = await pending;
-      last = { at: Date.now(), failures };
+      last = { at: now(), failures };
     }
     if (failures.length === 0) return;
     const all = options.subgraphs().length;
