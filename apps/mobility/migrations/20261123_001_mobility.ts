@@ -57,6 +57,7 @@ export async function up(knex: Knex): Promise<void> {
       group_id uuid,
       planted_fraud text,
       import_id uuid,
+      price_area text generated always as (left(station_postal_code, 2)) stored,
       created_at timestamptz(3) not null default now(),
       updated_at timestamptz(3) not null default now(),
       check (quantity >= 0),
@@ -72,7 +73,8 @@ export async function up(knex: Knex): Promise<void> {
     create index transactions_driver_idx on mobility.transactions (driver_id, transacted_at desc, id desc);
     create index transactions_group_idx on mobility.transactions (group_id, transacted_at desc, id desc);
     create index transactions_import_idx on mobility.transactions (import_id, id) where import_id is not null;
-    create index transactions_area_week_idx on mobility.transactions (product_category, station_postal_code, transacted_at);
+    -- UNIT_PRICE_OUTLIER's sample: same organization, product, postal area and week.
+    create index transactions_price_sample_idx on mobility.transactions (organization_id, product_category, price_area, transacted_at);
 
     create table mobility.anomalies (
       id uuid primary key default gen_random_uuid(),

@@ -213,7 +213,7 @@ export async function gatherFacts(knex: Knex, ids: string[]): Promise<RuleContex
          join mobility.transactions t
            on t.product_category = k.cat and t.organization_id = k.org
           and t.transacted_at >= k.week and t.transacted_at < k.week + interval '7 days'
-          and left(t.station_postal_code, 2) = k.area and t.currency = k.cur
+          and t.price_area = k.area and t.currency = k.cur
           and t.gross_unit_price is not null and t.transaction_type in ('REFILL', 'CHARGE', 'PURCHASE')
         group by 1`,
       [...[0, 1, 2, 3, 4].map((i) => keys.map((k) => k[i])), keys.map((_, i) => i)],
