@@ -30,6 +30,7 @@ export {
   type ImportSummary,
   type ImportOptions,
   type ImportedAccount,
+  type SignInConflicts,
   type Dataset,
   type DatasetInput,
 } from './import/index';

@@ -5,14 +5,34 @@
  */
 import type { Knex } from 'knex';
 import { hashPassword } from '@fleetgraph/sso';
-import { importDataset as importFleetDataset, type ImportedAccount } from '@fleetgraph/fleet-core';
+import {
+  importDataset as importFleetDataset,
+  validateDataset as validateFleetDataset,
+  type ImportedAccount,
+  type SignInConflicts,
+} from '@fleetgraph/fleet-core';
 import { userRow } from './seed';
 import { insertInBatches } from './write';
 
-export { validateDataset, ImportError, type ImportSummary } from '@fleetgraph/fleet-core';
+export { ImportError, type ImportSummary } from '@fleetgraph/fleet-core';
 
 export function importDataset(knex: Knex, input: unknown) {
-  return importFleetDataset(knex, input, { signIns: prepareUsers });
+  return importFleetDataset(knex, input, { signIns: prepareUsers, signInConflicts: ssoConflicts(knex) });
+}
+
+export function validateDataset(knex: Knex, input: unknown): Promise<string[]> {
+  return validateFleetDataset(knex, input, { signInConflicts: ssoConflicts(knex) });
+}
+
+/** Account ids and e-mails the SSO already has (an import may not take them over). */
+function ssoConflicts(knex: Knex): SignInConflicts {
+  const found = async (sql: string, keys: string[]) =>
+    new Set((await knex.raw<{ rows: Array<{ key: string }> }>(sql, [keys])).rows.map((r) => r.key));
+  return {
+    accountIds: (ids) => found('select id::text as key from sso.users where id = any(?::uuid[])', ids),
+    emails: (emails) =>
+      found('select lower(email) as key from sso.users where lower(email) = any(?::text[])', emails),
+  };
 }
 
 async function prepareUsers(accounts: ImportedAccount[]) {

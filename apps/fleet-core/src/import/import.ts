@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { refreshGroupClosure } from '@fleetgraph/visibility';
 import { datasetSchema, formatPath, type Dataset, type DeviceInput } from './dataset';
 import { COUNTED_TABLES, emptyCounts, type TableCounts } from '../demo/enums';
-import { checkDataset, type OrgPlan, type Plan } from './validate';
+import { checkDataset, type OrgPlan, type Plan, type SignInConflicts } from './validate';
 import { checkServices, importServices } from './import-services';
 import { ACTIVITY_TABLES, buildActivityRows } from './import-activity';
 import { countRows, insertInBatches } from '../demo/write';
@@ -62,23 +62,30 @@ export interface ImportOptions {
    * returned writer runs inside the import's transaction and answers how many users it wrote.
    */
   signIns?: (accounts: ImportedAccount[]) => Promise<(trx: Knex.Transaction) => Promise<number>>;
+  /** Account ids and e-mails that already have a sign-in (the SSO's users): refused like fleet's own. */
+  signInConflicts?: SignInConflicts;
 }
 
 /** Validates the dataset and returns its problems (empty when it can be imported). Writes nothing. */
-export async function validateDataset(knex: Knex, input: unknown): Promise<string[]> {
-  return (await analyze(knex, input)).problems;
+export async function validateDataset(
+  knex: Knex,
+  input: unknown,
+  options: Pick<ImportOptions, 'signInConflicts'> = {},
+): Promise<string[]> {
+  return (await analyze(knex, input, options.signInConflicts)).problems;
 }
 
 async function analyze(
   knex: Knex,
   input: unknown,
+  signInConflicts?: SignInConflicts,
 ): Promise<{ problems: string[]; dataset?: Dataset; plan: Plan }> {
   const problems: string[] = [];
   const parsed = datasetSchema.safeParse(input);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path)}: ${issue.message}`);
   }
-  const plan = await checkDataset(knex, input, problems);
+  const plan = await checkDataset(knex, input, problems, signInConflicts);
   checkServices(input, problems);
   const unique = [...new Set(problems)];
   return parsed.success ? { problems: unique, dataset: parsed.data, plan } : { problems: unique, plan };
@@ -90,7 +97,7 @@ export async function importDataset(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const started = Date.now();
-  const { problems, dataset, plan } = await analyze(knex, input);
+  const { problems, dataset, plan } = await analyze(knex, input, options.signInConflicts);
   if (problems.length > 0 || !dataset) throw new ImportError(problems);
 
   const writeSignIns = options.signIns ? await options.signIns(signInsOf(dataset, plan)) : undefined;

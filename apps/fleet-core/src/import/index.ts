@@ -17,6 +17,7 @@ export {
   type ImportOptions,
   type ImportedAccount,
 } from './import';
+export type { SignInConflicts } from './validate';
 export { datasetSchema, type Dataset, type DatasetInput } from './dataset';
 
 /** `npm run import -- fleet-core dataset <file.json>`. */
