@@ -155,8 +155,13 @@ export async function listSigningKeys(
 
 export async function loadKeyStore(
   knex: Knex,
-  options: { retentionSeconds?: number } = {},
+  options: {
+    retentionSeconds?: number;
+    /** The clock, in epoch ms (default Date.now; tests pass their own to reach an activation time). */
+    now?: () => number;
+  } = {},
 ): Promise<KeyStore> {
+  const clock = options.now ?? Date.now;
   const retentionMs = (options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS) * 1000;
   let loaded: LoadedKey[] = [];
   let localSet = createLocalJWKSet({ keys: [] });
@@ -165,7 +170,7 @@ export async function loadKeyStore(
 
   const isPublished = (key: LoadedKey, now: number) =>
     key.retiredAt === null || key.retiredAt + retentionMs > now;
-  const published = (now = Date.now()) =>
+  const published = (now = clock()) =>
     loaded.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
 
   async function reload(): Promise<void> {
@@ -192,8 +197,8 @@ export async function loadKeyStore(
     }
     loaded = keys;
     localSet = createLocalJWKSet({ keys: published() });
-    lastReload = Date.now();
-    if (!activeAt(Date.now())) throw new Error('no active signing key in sso.signing_keys');
+    lastReload = clock();
+    if (!activeAt(clock())) throw new Error('no active signing key in sso.signing_keys');
   }
 
   function activeAt(now: number): LoadedKey | undefined {
@@ -204,7 +209,7 @@ export async function loadKeyStore(
   }
 
   function backgroundReload() {
-    if (reloading || Date.now() - lastReload < RELOAD_INTERVAL_MS) return;
+    if (reloading || clock() - lastReload < RELOAD_INTERVAL_MS) return;
     reloading = reload()
       .catch(() => {})
       .finally(() => {
@@ -219,7 +224,7 @@ export async function loadKeyStore(
     try {
       return await localSet(header, token);
     } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - lastReload < RELOAD_COOLDOWN_MS)
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || clock() - lastReload < RELOAD_COOLDOWN_MS)
         throw error;
       await reload();
       return localSet(header, token);
@@ -229,7 +234,7 @@ export async function loadKeyStore(
   return {
     active() {
       backgroundReload();
-      const now = Date.now();
+      const now = clock();
       // Past a scheduled activation the newest due key signs even before a reload; a store whose
       // only key retired (no successor loaded yet) keeps signing with it until the reload lands.
       const key = activeAt(now) ?? loaded.find((k) => k.activatedAt !== null && k.activatedAt <= now)!;
