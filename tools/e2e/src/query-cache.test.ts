@@ -3,11 +3,15 @@
  * fleet-core -> PostgreSQL, on seeded demo data, with the in-memory store (no REDIS_URL).
  * "Served from the cache" is proven by changing the row in PostgreSQL: a cached answer still
  * shows the old value, a fresh one the new value.
+ * Lifetimes (ttl, extendTtl) are checked on a second gateway built the way the platform builds
+ * it, on the same subgraphs, whose clock the test moves: no test waits on the wall clock.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { postGraphQL } from '@fleetgraph/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { injectGraphQL, postGraphQL, type GraphQLResponse } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { startStack, type Stack } from './stack';
 
@@ -15,14 +19,40 @@ const OTHER_ORG = { email: 'ops@globex.example', password: DEMO_PASSWORD };
 const ACCOUNT_QUERY = '{ account { email fullName } }';
 
 let stack: Stack;
+/** A gateway on the platform's SSO and subgraphs, whose clock (epoch ms) the tests move. */
+let timed: FastifyInstance;
+let clock = Date.now();
 before(async () => {
   stack = await startStack('e2e_query_cache');
+  const { urls } = stack.platform;
+  timed = await buildGateway(
+    loadGatewayConfig({
+      LOG_LEVEL: 'silent',
+      SSO_ISSUER: urls.sso,
+      ...Object.fromEntries(
+        Object.entries(urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
+      ),
+    }),
+    { now: () => clock },
+  );
 });
-after(() => stack?.close());
+after(async () => {
+  await timed?.close();
+  await stack?.close();
+});
 
 const login = () => stack.login(DEMO_EMAIL, DEMO_PASSWORD);
-const ask = (token: string, query = ACCOUNT_QUERY, variables?: Record<string, unknown>) =>
+type Ask = (
+  token: string,
+  query?: string,
+  variables?: Record<string, unknown>,
+) => Promise<GraphQLResponse<any>>;
+/** Through the platform's gateway. */
+const ask: Ask = (token, query = ACCOUNT_QUERY, variables) =>
   postGraphQL(stack.platform.urls.graphql, query, { token, ...(variables ? { variables } : {}) });
+/** Through the gateway whose clock the test moves. */
+const askTimed: Ask = (token, query = ACCOUNT_QUERY, variables) =>
+  injectGraphQL(timed, query, { token, ...(variables ? { variables } : {}) });
 const cacheHeader = (response: { headers: Record<string, unknown> }) =>
   response.headers?.['x-fleetgraph-cache'];
 
@@ -34,8 +64,8 @@ async function rename(email = DEMO_EMAIL): Promise<string> {
   return name;
 }
 
-async function enable(token: string, args = 'ttl: 60') {
-  const response = await ask(
+async function enable(token: string, args = 'ttl: 60', via: Ask = ask) {
+  const response = await via(
     token,
     `{ cache(${args}) { scope ttl extendTtl softFlush flush saveSettings } }`,
   );
@@ -70,16 +100,18 @@ describe('per-login query cache (in-memory store)', () => {
 
   test('a cached answer is served within the ttl and fetched again after it', async () => {
     const token = await login();
-    await enable(token, 'ttl: 1');
-    const before = await ask(token);
+    clock = Date.now();
+    await enable(token, 'ttl: 1', askTimed);
+    const before = await askTimed(token);
     assert.equal(cacheHeader(before), 'miss');
     const oldName = before.data.account.fullName;
     const newName = await rename();
-    const cached = await ask(token);
+    clock += 999;
+    const cached = await askTimed(token);
     assert.equal(cacheHeader(cached), 'hit');
     assert.equal(cached.data.account.fullName, oldName, 'the cached answer, not the new row');
-    await sleep(1100);
-    const fresh = await ask(token);
+    clock += 1;
+    const fresh = await askTimed(token);
     assert.equal(cacheHeader(fresh), 'miss');
     assert.equal(fresh.data.account.fullName, newName);
   });
@@ -100,31 +132,33 @@ describe('per-login query cache (in-memory store)', () => {
 
   test('extendTtl: each hit restarts the time to live', async () => {
     const token = await login();
-    await enable(token, 'ttl: 2, extendTtl: true');
-    const first = await ask(token);
+    clock = Date.now();
+    await enable(token, 'ttl: 2, extendTtl: true', askTimed);
+    const first = await askTimed(token);
     const oldName = first.data.account.fullName;
     const newName = await rename();
-    await sleep(1200);
-    assert.equal(cacheHeader(await ask(token)), 'hit');
-    await sleep(1200); // 2.4 s after the entry was stored: alive only because the hit extended it
-    const extended = await ask(token);
+    clock += 1200;
+    assert.equal(cacheHeader(await askTimed(token)), 'hit');
+    clock += 1200; // 2.4 s after the entry was stored: alive only because the hit extended it
+    const extended = await askTimed(token);
     assert.equal(cacheHeader(extended), 'hit');
     assert.equal(extended.data.account.fullName, oldName);
-    await sleep(2100);
-    const expired = await ask(token);
+    clock += 2000;
+    const expired = await askTimed(token);
     assert.equal(cacheHeader(expired), 'miss');
     assert.equal(expired.data.account.fullName, newName);
   });
 
   test('without extendTtl a hit does not keep the entry alive', async () => {
     const token = await login();
-    await enable(token, 'ttl: 2');
-    await ask(token);
+    clock = Date.now();
+    await enable(token, 'ttl: 2', askTimed);
+    await askTimed(token);
     await rename();
-    await sleep(1200);
-    assert.equal(cacheHeader(await ask(token)), 'hit');
-    await sleep(1000);
-    assert.equal(cacheHeader(await ask(token)), 'miss', '2.2 s after it was stored');
+    clock += 1200;
+    assert.equal(cacheHeader(await askTimed(token)), 'hit');
+    clock += 800;
+    assert.equal(cacheHeader(await askTimed(token)), 'miss', '2 s after it was stored');
   });
 
   test('saveSettings false applies the settings to this request only', async () => {
@@ -174,21 +208,22 @@ describe('per-login query cache (in-memory store)', () => {
 
   test('a cache command inside an operation the limits refuse changes nothing', async () => {
     const token = await login();
-    await enable(token);
-    await ask(token);
-    assert.equal(cacheHeader(await ask(token)), 'hit');
+    clock = Date.now();
+    await enable(token, 'ttl: 60', askTimed);
+    await askTimed(token);
+    assert.equal(cacheHeader(await askTimed(token)), 'hit');
     // 40 aliases: over MAX_ALIASES (30), refused before execution.
     const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: __typename`).join(' ');
-    const refused = await ask(
+    const refused = await askTimed(
       token,
       `{ cache(flush: true, ttl: 1, saveSettings: true) { flush } ${aliases} }`,
     );
     assert.equal(refused.errors?.[0]?.extensions?.code, 'QUERY_TOO_COMPLEX');
     assert.equal(cacheHeader(refused), 'bypass');
-    const after = await ask(token);
+    const after = await askTimed(token);
     assert.equal(cacheHeader(after), 'hit', 'the entry was not flushed');
-    await sleep(1500);
-    assert.equal(cacheHeader(await ask(token)), 'hit', 'the saved ttl of 60 s still applies, not 1 s');
+    clock += 1500;
+    assert.equal(cacheHeader(await askTimed(token)), 'hit', 'the saved ttl of 60 s still applies, not 1 s');
   });
 
   test("one login's cached data is never served to another login or account", async () => {
