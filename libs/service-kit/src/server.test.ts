@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { createServer } from './server';
+
+const app = createServer({ name: 'kit-test', logLevel: 'silent' });
+let failing = true;
+app.addReadinessCheck('database', async () => {
+  if (failing) throw new Error('database unreachable');
+});
+app.addReadinessCheck('cache', async () => 'degraded: cache cold');
+app.get('/boom', async () => {
+  throw new Error('secret internal detail');
+});
+app.get('/teapot', async () => {
+  throw Object.assign(new Error('short and stout'), { statusCode: 418, code: 'TEAPOT' });
+});
+after(() => app.close());
+
+test('/healthz answers while the process lives', async () => {
+  const response = await app.inject({ method: 'GET', url: '/healthz' });
+  assert.equal(response.statusCode, 200);
+  assert.deepEqual(response.json(), { status: 'ok', service: 'kit-test' });
+});
+
+test('/readyz is 503 with every check named while one fails, then 200 degraded', async () => {
+  failing = true;
+  const down = await app.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(down.statusCode, 503);
+  assert.deepEqual(down.json(), {
+    status: 'not ready',
+    service: 'kit-test',
+    checks: { database: 'database unreachable', cache: 'degraded: cache cold' },
+  });
+  failing = false;
+  const up = await app.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(up.statusCode, 200);
+  assert.deepEqual(up.json(), {
+    status: 'degraded',
+    service: 'kit-test',
+    checks: { database: 'ok', cache: 'degraded: cache cold' },
+  });
+});
+
+test('the request id: a sane x-request-id is echoed back, anything else replaced by a UUID', async () => {
+  const given = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+  assert.equal(given.headers['x-request-id'], 'abc-123');
+  const generated = await app.inject({ method: 'GET', url: '/healthz' });
+  assert.match(
+    String(generated.headers['x-request-id']),
+    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+  );
+  const hostile = await app.inject({
+    method: 'GET',
+    url: '/healthz',
+    headers: { 'x-request-id': 'a b\u0000<script>' },
+  });
+  assert.notEqual(hostile.headers['x-request-id'], 'a b\u0000<script>');
+  assert.match(String(hostile.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+});
+
+test('an internal error is hidden behind a generic message with the request id; a client error keeps its status', async () => {
+  const boom = await app.inject({ method: 'GET', url: '/boom', headers: { 'x-request-id': 'req-1' } });
+  assert.equal(boom.statusCode, 500);
+  assert.deepEqual(boom.json(), {
+    error: 'internal_error',
+    message: 'Internal server error',
+    requestId: 'req-1',
+  });
+  assert.doesNotMatch(boom.body, /secret internal detail/);
+  const teapot = await app.inject({ method: 'GET', url: '/teapot' });
+  assert.equal(teapot.statusCode, 418);
+  assert.deepEqual(teapot.json(), { error: 'TEAPOT', message: 'short and stout' });
+  const missing = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
+  assert.equal(missing.statusCode, 404);
+  assert.deepEqual(missing.json(), { error: 'not_found', message: 'No route for GET /nowhere' });
+});
