@@ -48,7 +48,9 @@ function withCache(list: RevocationList, cacheMs: number, now: Clock): Revocatio
   return {
     async revoke(jti, exp) {
       await list.revoke(jti, exp);
-      cache.set(jti, { answer: true, at: now() });
+      // A token that has already expired is not stored: nothing to remember either.
+      if (remainingSeconds(exp, now) > 0) cache.set(jti, { answer: true, at: now() });
+      else cache.delete(jti);
     },
     async isRevoked(jti) {
       const known = cache.get(jti);
