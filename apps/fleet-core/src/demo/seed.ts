@@ -199,33 +199,15 @@ export async function isSeeded(knex: Knex): Promise<boolean> {
 
 export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<SeedSummary> {
   const started = Date.now();
-  const scale = options.scale ?? 1;
-  if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) {
-    throw new Error(`seed scale must be an integer between 1 and ${MAX_SCALE} (got ${scale})`);
-  }
-  const tripsPerDevice = options.tripsPerDevice ?? DEFAULT_TRIPS_PER_DEVICE;
-  if (!Number.isInteger(tripsPerDevice) || tripsPerDevice < 0 || tripsPerDevice > 10_000) {
-    throw new Error(`trips per device must be an integer between 0 and 10000 (got ${tripsPerDevice})`);
-  }
+  const { scale, tripsPerDevice } = checkedOptions(options);
   const now = options.now ?? startOfUtcDay(new Date());
   const log = options.log ?? (() => {});
 
   const { rows, activity, signIns } = generate(scale, now.getTime());
-
   const tables = Object.keys(rows) as Array<keyof Rows>;
   const total = tables.reduce((sum, table) => sum + rows[table].length, 0);
   const bar = options.progress
-    ? new SingleBar(
-        {
-          stream: process.stderr,
-          format: 'seeding [{bar}] {percentage}% | {value}/{total} rows | {table}',
-          hideCursor: true,
-          // Not a terminal (a log, CI): one progress line every 10 s instead of a redrawn bar.
-          noTTYOutput: true,
-          notTTYSchedule: 10_000,
-        },
-        Presets.shades_classic,
-      )
+    ? progressBar('seeding [{bar}] {percentage}% | {value}/{total} rows | {table}')
     : undefined;
   bar?.start(total, 0, { table: '' });
 
@@ -241,61 +223,13 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
           'refusing to seed: fleet.organizations is not empty (the database already holds data; seed an empty database)',
         );
       }
-      // Products are a global catalog: an import may already have created some of them.
-      const products = rows.products;
-      rows.products = [];
-      const productIds = await upsertProducts(trx, products);
-      for (const device of rows.devices) device.product_id = productIds.get(device.product_id as string);
-      counts.products = products.length;
-      bar?.increment(products.length, { table: 'fleet.products' });
-
-      for (const table of tables) {
-        if (table === 'products') continue;
-        const name = COUNTED_TABLES[table];
-        counts[table] = await insertInBatches(trx, name, rows[table], (n) =>
-          bar?.increment(n, { table: name }),
-        );
-      }
-      for (const org of rows.organizations) await refreshGroupClosure(trx, org.id as string);
-      counts.groupClosure = await countRows(trx, 'fleet.group_closure');
+      await writeCore(trx, rows, counts, bar);
       if (options.onSignIns) users = await options.onSignIns(trx, signIns);
       await seedServices(trx, { now: now.getTime() });
       bar?.stop();
-
-      // What the devices recorded, streamed (10M trips never sit in memory).
-      const expected = activity.length * tripsPerDevice;
-      const tripBar = options.progress
-        ? new SingleBar(
-            {
-              stream: process.stderr,
-              format:
-                'trips   [{bar}] {percentage}% | {value}/{total} trips | {rate} trips/s | ETA {eta_formatted}',
-              hideCursor: true,
-              noTTYOutput: true,
-              notTTYSchedule: 10_000,
-            },
-            Presets.shades_classic,
-          )
-        : undefined;
-      const tripsStarted = Date.now();
-      let written = 0;
-      tripBar?.start(expected, 0, { rate: 0 });
-      try {
-        Object.assign(
-          counts,
-          await seedActivity(trx, activity, {
-            tripsPerDevice,
-            onTrips: (n) => {
-              written += n;
-              const seconds = Math.max(0.001, (Date.now() - tripsStarted) / 1000);
-              tripBar?.update(Math.min(written, expected), { rate: Math.round(written / seconds) });
-            },
-          }),
-        );
-      } finally {
-        tripBar?.stop();
-      }
-      tripsDurationMs = Date.now() - tripsStarted;
+      const trips = await writeTrips(trx, activity, tripsPerDevice, options.progress ?? false);
+      Object.assign(counts, trips.counts);
+      tripsDurationMs = trips.durationMs;
     });
   } finally {
     bar?.stop();
@@ -309,21 +243,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
     durationMs: Date.now() - started,
     tripsDurationMs,
     tripsPerSecond: tripsDurationMs > 0 ? Math.round(counts.trips / (tripsDurationMs / 1000)) : 0,
-    logins: [
-      { email: DEMO_EMAIL, password: DEMO_PASSWORD, organization: ACME.name, memberOf: [ACME.name] },
-      {
-        email: 'dispatcher.north@acme.example',
-        password: DEMO_PASSWORD,
-        organization: ACME.name,
-        memberOf: ['North'],
-      },
-      {
-        email: GLOBEX.rootAccount.email,
-        password: DEMO_PASSWORD,
-        organization: GLOBEX.name,
-        memberOf: [GLOBEX.name],
-      },
-    ],
+    logins: demoLogins(),
   };
   log(
     `seeded ${counts.organizations} organizations, ${counts.accounts} accounts, ${counts.groups} groups, ` +
@@ -331,6 +251,95 @@ export async function seedDemo(knex: Knex, options: SeedOptions = {}): Promise<S
       `in ${summary.durationMs} ms (trips: ${summary.tripsPerSecond}/s)`,
   );
   return summary;
+}
+
+function checkedOptions(options: SeedOptions): { scale: number; tripsPerDevice: number } {
+  const scale = options.scale ?? 1;
+  if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) {
+    throw new Error(`seed scale must be an integer between 1 and ${MAX_SCALE} (got ${scale})`);
+  }
+  const tripsPerDevice = options.tripsPerDevice ?? DEFAULT_TRIPS_PER_DEVICE;
+  if (!Number.isInteger(tripsPerDevice) || tripsPerDevice < 0 || tripsPerDevice > 10_000) {
+    throw new Error(`trips per device must be an integer between 0 and 10000 (got ${tripsPerDevice})`);
+  }
+  return { scale, tripsPerDevice };
+}
+
+/** A progress bar on stderr; not on a terminal (a log, CI), one line every 10 s instead of a redrawn bar. */
+function progressBar(format: string): SingleBar {
+  return new SingleBar(
+    { stream: process.stderr, format, hideCursor: true, noTTYOutput: true, notTTYSchedule: 10_000 },
+    Presets.shades_classic,
+  );
+}
+
+/** The generated core rows in foreign-key order, then the group closure of each organization. */
+async function writeCore(trx: Knex.Transaction, rows: Rows, counts: TableCounts, bar?: SingleBar) {
+  // Products are a global catalog: an import may already have created some of them.
+  const products = rows.products;
+  rows.products = [];
+  const productIds = await upsertProducts(trx, products);
+  for (const device of rows.devices) device.product_id = productIds.get(device.product_id as string);
+  counts.products = products.length;
+  bar?.increment(products.length, { table: 'fleet.products' });
+
+  for (const table of Object.keys(rows) as Array<keyof Rows>) {
+    if (table === 'products') continue;
+    const name = COUNTED_TABLES[table];
+    counts[table] = await insertInBatches(trx, name, rows[table], (n) => bar?.increment(n, { table: name }));
+  }
+  for (const org of rows.organizations) await refreshGroupClosure(trx, org.id as string);
+  counts.groupClosure = await countRows(trx, 'fleet.group_closure');
+}
+
+/** What the devices recorded, streamed (10M trips never sit in memory), with a trip-rate bar. */
+async function writeTrips(
+  trx: Knex.Transaction,
+  activity: DeviceActivity[],
+  tripsPerDevice: number,
+  progress: boolean,
+) {
+  const expected = activity.length * tripsPerDevice;
+  const tripBar = progress
+    ? progressBar(
+        'trips   [{bar}] {percentage}% | {value}/{total} trips | {rate} trips/s | ETA {eta_formatted}',
+      )
+    : undefined;
+  const tripsStarted = Date.now();
+  let written = 0;
+  tripBar?.start(expected, 0, { rate: 0 });
+  try {
+    const counts = await seedActivity(trx, activity, {
+      tripsPerDevice,
+      onTrips: (n) => {
+        written += n;
+        const seconds = Math.max(0.001, (Date.now() - tripsStarted) / 1000);
+        tripBar?.update(Math.min(written, expected), { rate: Math.round(written / seconds) });
+      },
+    });
+    return { counts, durationMs: Date.now() - tripsStarted };
+  } finally {
+    tripBar?.stop();
+  }
+}
+
+/** A few accounts worth signing in with (all share DEMO_PASSWORD). */
+function demoLogins(): SeedLogin[] {
+  return [
+    { email: DEMO_EMAIL, password: DEMO_PASSWORD, organization: ACME.name, memberOf: [ACME.name] },
+    {
+      email: 'dispatcher.north@acme.example',
+      password: DEMO_PASSWORD,
+      organization: ACME.name,
+      memberOf: ['North'],
+    },
+    {
+      email: GLOBEX.rootAccount.email,
+      password: DEMO_PASSWORD,
+      organization: GLOBEX.name,
+      memberOf: [GLOBEX.name],
+    },
+  ];
 }
 
 function startOfUtcDay(date: Date): Date {
@@ -402,6 +411,51 @@ function generate(
   generateOrganization(rows, activity, signIns, GLOBEX, scale, now, 600_000);
   return { rows, activity, signIns };
 }
+
+/** One organization being generated: its PRNG (draws happen in a fixed order: the order is the demo) and row helpers. */
+interface OrgGen {
+  rows: Rows;
+  activity: DeviceActivity[];
+  signIns: SeedAccount[];
+  spec: OrgSpec;
+  scale: number;
+  now: number;
+  imeiBase: number;
+  rng: Rng;
+  orgId: string;
+  orgCreated: number;
+  account(email: string, fullName: string, shortName: string, groups: GroupRef[]): string;
+  personName(): string;
+  group(key: string, label: string, level: HierarchyLevel, tags: string[], parents: GroupRef[]): GroupRef;
+  setOwner(g: GroupRef, ownerId: string): void;
+}
+
+interface Hierarchy {
+  root: GroupRef;
+  rootOwner: string;
+  slots: Slot[];
+  regionGroups: GroupRef[];
+  cityUse: Map<string, number>;
+  unassigned: GroupRef | undefined;
+  evPool: GroupRef | undefined;
+}
+
+type Placement = { group: GroupRef; owner: string; spare: boolean; city: CityInfo };
+
+interface Fleet {
+  count: number;
+  vehicleIds: string[];
+  placements: Placement[];
+  vehicleFacts: Array<{ fuel: string; odometerKm: number }>;
+}
+
+type DriverFor = (
+  i: number,
+  placement: Placement,
+  vehicleId: string | null,
+  since: number,
+  first: number,
+) => string | null;
 
 function generateOrganization(
   rows: Rows,
@@ -481,7 +535,34 @@ function generateOrganization(
   const setOwner = (g: GroupRef, ownerId: string) => {
     groupRows.get(g.id)!.owner_id = ownerId;
   };
+  const g: OrgGen = {
+    rows,
+    activity,
+    signIns,
+    spec,
+    scale,
+    now,
+    imeiBase,
+    rng,
+    orgId,
+    orgCreated,
+    account,
+    personName,
+    group,
+    setOwner,
+  };
+  const hierarchy = generateHierarchy(g);
+  const fleet = generateVehicles(g, hierarchy);
+  const driverFor = driverGenerator(g, hierarchy, fleet);
+  // Devices, with their connection history and vehicle sessions.
+  const productWeights = PRODUCTS.map((p) => [p, p.weight] as const);
+  for (let i = 0; i < fleet.count; i++) generateDevice(g, fleet, driverFor, productWeights, i);
+  generateFormerDrivers(g, fleet);
+}
 
+/** Company -> regions -> depots (-> teams), plus an "Unassigned" pool and an EV pool, with their owners. */
+function generateHierarchy(g: OrgGen): Hierarchy {
+  const { spec, scale, account, personName, group, setOwner } = g;
   // Hierarchy: company -> regions -> depots (-> teams), plus an "Unassigned" pool and an EV pool.
   const root = group('root', spec.name, 'COMPANY', ['company', 'headquarters'], []);
   const rootOwner = account(spec.rootAccount.email, spec.rootAccount.fullName, spec.rootAccount.shortName, [
@@ -489,68 +570,19 @@ function generateOrganization(
   ]);
   setOwner(root, rootOwner);
 
-  const regionCount = spec.regionsPerScale * scale;
   const slots: Slot[] = [];
   const regionGroups: GroupRef[] = [];
   const cityUse = new Map<string, number>();
-  for (let r = 0; r < regionCount; r++) {
-    const base = spec.regions[r % spec.regions.length]!;
-    const round = Math.floor(r / spec.regions.length);
-    const regionLabel = round === 0 ? base.label : `${base.label} ${round + 1}`;
-    const region = group(
-      `region:${regionLabel}`,
-      regionLabel,
-      'REGION',
-      ['region', slug(regionLabel)],
-      [root],
-    );
-    regionGroups.push(region);
-    const dispatcherName = spec.dispatchers[regionLabel] ?? personName();
-    const dispatcher = account(
-      `dispatcher.${slug(regionLabel)}@${spec.domain}`,
-      dispatcherName,
-      dispatcherName.split(' ')[0]!,
-      [region],
-    );
-    setOwner(region, dispatcher);
-
-    for (const city of base.cities) {
-      const used = (cityUse.get(city.name) ?? 0) + 1;
-      cityUse.set(city.name, used);
-      const cityLabel = used === 1 ? city.name : `${city.name} ${used}`;
-      const depotLabel = spec.plateStyle === 'FR' ? `${cityLabel} Hub` : `${cityLabel} Depot`;
-      const depot = group(`depot:${cityLabel}`, depotLabel, 'DEPOT', ['depot', slug(city.name)], [region]);
-      const managerName = personName();
-      const manager = account(
-        `manager.${slug(cityLabel)}@${spec.domain}`,
-        managerName,
-        managerName.split(' ')[0]!,
-        [depot],
-      );
-      setOwner(depot, manager);
-      const slot: Slot = { group: depot, owner: manager, city };
-      if (spec.teams && slots.length % 3 === 0) {
-        const teamName = TEAM_NAMES[(slots.length / 3) % TEAM_NAMES.length]!;
-        const team = group(
-          `team:${cityLabel}:${teamName}`,
-          `${cityLabel} ${teamName}`,
-          'TEAM',
-          ['team', slug(teamName)],
-          [depot],
-        );
-        const leadName = personName();
-        slot.team = team;
-        slot.teamOwner = account(
-          `${slug(teamName)}.${slug(cityLabel)}@${spec.domain}`,
-          leadName,
-          leadName.split(' ')[0]!,
-          [team],
-        );
-        setOwner(team, slot.teamOwner);
-      }
-      slots.push(slot);
-    }
-  }
+  const h: Hierarchy = {
+    root,
+    rootOwner,
+    slots,
+    regionGroups,
+    cityUse,
+    unassigned: undefined,
+    evPool: undefined,
+  };
+  for (let r = 0; r < spec.regionsPerScale * scale; r++) generateRegion(g, h, r);
   const unassigned = spec.unassigned
     ? group('unassigned', 'Unassigned', 'UNASSIGNED', ['spare'], [root])
     : undefined;
@@ -562,8 +594,69 @@ function generateOrganization(
     const analyst = account(`ev.analyst@${spec.domain}`, personName(), 'EV', [evPool]);
     setOwner(evPool, analyst);
   }
+  return { ...h, unassigned, evPool };
+}
 
-  // Vehicles: vehicle i sits with device i (same depot or team).
+/** Region r with its dispatcher, depots (with managers) and teams. */
+function generateRegion(g: OrgGen, h: Hierarchy, r: number): void {
+  const { spec, account, personName, group, setOwner } = g;
+  const { root, slots, regionGroups, cityUse } = h;
+  const base = spec.regions[r % spec.regions.length]!;
+  const round = Math.floor(r / spec.regions.length);
+  const regionLabel = round === 0 ? base.label : `${base.label} ${round + 1}`;
+  const region = group(`region:${regionLabel}`, regionLabel, 'REGION', ['region', slug(regionLabel)], [root]);
+  regionGroups.push(region);
+  const dispatcherName = spec.dispatchers[regionLabel] ?? personName();
+  const dispatcher = account(
+    `dispatcher.${slug(regionLabel)}@${spec.domain}`,
+    dispatcherName,
+    dispatcherName.split(' ')[0]!,
+    [region],
+  );
+  setOwner(region, dispatcher);
+
+  for (const city of base.cities) {
+    const used = (cityUse.get(city.name) ?? 0) + 1;
+    cityUse.set(city.name, used);
+    const cityLabel = used === 1 ? city.name : `${city.name} ${used}`;
+    const depotLabel = spec.plateStyle === 'FR' ? `${cityLabel} Hub` : `${cityLabel} Depot`;
+    const depot = group(`depot:${cityLabel}`, depotLabel, 'DEPOT', ['depot', slug(city.name)], [region]);
+    const managerName = personName();
+    const manager = account(
+      `manager.${slug(cityLabel)}@${spec.domain}`,
+      managerName,
+      managerName.split(' ')[0]!,
+      [depot],
+    );
+    setOwner(depot, manager);
+    const slot: Slot = { group: depot, owner: manager, city };
+    if (spec.teams && slots.length % 3 === 0) {
+      const teamName = TEAM_NAMES[(slots.length / 3) % TEAM_NAMES.length]!;
+      const team = group(
+        `team:${cityLabel}:${teamName}`,
+        `${cityLabel} ${teamName}`,
+        'TEAM',
+        ['team', slug(teamName)],
+        [depot],
+      );
+      const leadName = personName();
+      slot.team = team;
+      slot.teamOwner = account(
+        `${slug(teamName)}.${slug(cityLabel)}@${spec.domain}`,
+        leadName,
+        leadName.split(' ')[0]!,
+        [team],
+      );
+      setOwner(team, slot.teamOwner);
+    }
+    slots.push(slot);
+  }
+}
+
+/** Vehicles: vehicle i sits with device i (same depot or team). */
+function generateVehicles(g: OrgGen, h: Hierarchy): Fleet {
+  const { rows, spec, scale, now, imeiBase, rng, orgId } = g;
+  const { slots, unassigned, rootOwner, evPool } = h;
   const count = spec.devicesPerScale * scale;
   const plates = new Set<string>();
   const vehicleIds: string[] = [];
@@ -614,15 +707,22 @@ function generateOrganization(
       rows.groupVehicles.push({ group_id: evPool.id, vehicle_id: vehicleId });
     }
   }
+  return { count, vehicleIds, placements, vehicleFacts };
+}
 
+/** The driver of vehicle i (or none): one PRNG of its own, so the other rows keep their values. */
+function driverGenerator(g: OrgGen, h: Hierarchy, fleet: Fleet): DriverFor {
+  const { rows, spec, scale, now, imeiBase, orgId } = g;
+  const { rootOwner } = h;
+  const { vehicleIds } = fleet;
   // Drivers: most connected vehicles have one, placed with the vehicle, with the group's owner as
   // contact, a badge, phone or key fob, and a session in the vehicle. The company owner's account
   // is the first driver's own profile (so `driver` without id answers for the demo login).
   const driverRng = new Rng(`fleetgraph-seed:${spec.key}:${scale}:drivers`);
   let hasDriver = false;
-  const driverFor = (
+  return (
     i: number,
-    placement: (typeof placements)[number],
+    placement: Placement,
     vehicleId: string | null,
     since: number,
     first: number,
@@ -692,130 +792,152 @@ function generateOrganization(
     }
     return id;
   };
+}
 
-  // Devices, with their connection history and vehicle sessions.
-  const productWeights = PRODUCTS.map((p) => [p, p.weight] as const);
-  for (let i = 0; i < count; i++) {
-    const { group: deviceGroup, owner, spare } = placements[i]!;
-    const product: ProductSpec = rng.weighted(productWeights);
-    const imei = makeImei(product.tac, imeiBase + i);
-    const status: DeviceStatus = spare
-      ? 'NEVER_CONNECTED'
-      : rng.weighted([
-          ['CONNECTED', 50],
-          ['SLEEPING', 20],
-          ['DISCONNECTED', 22],
-          ['NEVER_CONNECTED', 8],
-        ] as const);
-    const created = status === 'NEVER_CONNECTED' ? now - rng.int(1, 60) * DAY : now - rng.int(60, 1000) * DAY;
-    const device: Row = {
-      id: imei,
-      organization_id: orgId,
-      active_account: spec.key,
-      device_type: product.deviceType,
-      serial_number: `${product.serialPrefix}-${String(imeiBase + i).padStart(8, '0')}`,
-      onboarded: status === 'NEVER_CONNECTED' ? rng.chance(0.2) : rng.chance(0.92),
-      owner_id: owner,
-      product_id: product.name, // replaced by the product id at insert time
-      current_vehicle_id: null,
-      status,
-      first_connection_at: null,
-      last_connection_at: null,
-      last_disconnection_at: null,
-      last_activity_at: null,
-      last_connection_reason: null,
-      last_disconnection_reason: null,
-      created_at: new Date(created),
-      updated_at: new Date(created),
-    };
-    rows.devices.push(device);
-    rows.groupDevices.push({ group_id: deviceGroup.id, device_id: imei });
-    if (status === 'NEVER_CONNECTED') continue;
-
-    const first = created + rng.int(1, 14) * DAY;
-    let lastConnection: number;
-    let lastDisconnection: number;
-    let lastActivity: number;
-    if (status === 'CONNECTED') {
-      lastConnection = now - rng.int(5, 600) * MINUTE;
-      lastDisconnection = lastConnection - rng.int(10, 60 * 24) * MINUTE;
-      lastActivity = now - rng.int(0, 4) * MINUTE;
-      device.last_disconnection_reason = rng.weighted([
-        ['SLEEP', 50],
-        ['NETWORK_LOSS', 25],
-        ['POWER_LOSS', 15],
-        ['UNKNOWN_SERVER_REASON', 10],
+/** Device i: its row and group, and when it connected, its history, driver, sessions and activity. */
+function generateDevice(
+  g: OrgGen,
+  fleet: Fleet,
+  driverFor: DriverFor,
+  productWeights: ReadonlyArray<readonly [ProductSpec, number]>,
+  i: number,
+): void {
+  const { rows, activity, spec, now, imeiBase, rng, orgId } = g;
+  const { placements, vehicleIds, vehicleFacts } = fleet;
+  const { group: deviceGroup, owner, spare } = placements[i]!;
+  const product: ProductSpec = rng.weighted(productWeights);
+  const imei = makeImei(product.tac, imeiBase + i);
+  const status: DeviceStatus = spare
+    ? 'NEVER_CONNECTED'
+    : rng.weighted([
+        ['CONNECTED', 50],
+        ['SLEEPING', 20],
+        ['DISCONNECTED', 22],
+        ['NEVER_CONNECTED', 8],
       ] as const);
-    } else if (status === 'SLEEPING') {
-      lastDisconnection = now - rng.int(10, 60 * 20) * MINUTE;
-      lastConnection = lastDisconnection - rng.int(20, 600) * MINUTE;
-      lastActivity = lastDisconnection;
-      device.last_disconnection_reason = 'SLEEP';
-    } else {
-      lastDisconnection = now - rng.int(60 * 24, 60 * 24 * 30) * MINUTE;
-      lastConnection = lastDisconnection - rng.int(30, 900) * MINUTE;
-      lastActivity = lastDisconnection - rng.int(0, 5) * MINUTE;
-      device.last_disconnection_reason = rng.weighted([
-        ['POWER_LOSS', 40],
-        ['NETWORK_LOSS', 35],
-        ['UNKNOWN_SERVER_REASON', 25],
-      ] as const);
-    }
-    device.last_connection_reason = rng.weighted([
-      ['WAKE_UP', 50],
-      ['COLD_BOOT', 20],
-      ['NETWORK_RECOVERY', 20],
-      ['WARM_BOOT', 10],
-    ] as const);
-    device.first_connection_at = new Date(first);
-    device.last_connection_at = new Date(lastConnection);
-    device.last_disconnection_at = new Date(lastDisconnection);
-    device.last_activity_at = new Date(lastActivity);
-    device.updated_at = new Date(lastActivity);
-
-    // History: 1-3 sessions; the open one (ended_at null) is the current vehicle.
-    const linked = !rng.chance(0.07);
-    const sessionCount = rng.int(1, 3);
-    const historyEnd = linked
-      ? toMinute(first + (lastConnection - first) * (0.4 + 0.55 * rng.next()))
-      : lastDisconnection;
-    const closed = linked ? sessionCount - 1 : sessionCount;
-    const span = (historyEnd - first) / Math.max(1, closed);
-    for (let s = 0; s < closed; s++) {
-      const start = toMinute(first + span * s);
-      const end = Math.max(start + HOUR, toMinute(first + span * (s + 1)) - rng.int(1, 48) * HOUR);
-      const otherVehicle = vehicleIds[rng.int(0, vehicleIds.length - 1)]!;
-      rows.deviceVehicleSessions.push({
-        id: uuidV5(`session:${imei}:${s}`),
-        device_id: imei,
-        vehicle_id: otherVehicle,
-        started_at: new Date(start),
-        ended_at: new Date(end),
-      });
-    }
-    const driverId = driverFor(i, placements[i]!, linked ? vehicleIds[i]! : null, historyEnd, first);
-    if (linked) {
-      activity.push({
-        deviceId: imei,
-        vehicleId: vehicleIds[i]!,
-        driverId,
-        city: placements[i]!.city.name,
-        fuelType: vehicleFacts[i]!.fuel,
-        firstConnectionAt: historyEnd,
-        lastActivityAt: lastActivity,
-        odometerKm: vehicleFacts[i]!.odometerKm,
-      });
-      device.current_vehicle_id = vehicleIds[i];
-      rows.deviceVehicleSessions.push({
-        id: uuidV5(`session:${imei}:${closed}`),
-        device_id: imei,
-        vehicle_id: vehicleIds[i],
-        started_at: new Date(historyEnd),
-        ended_at: null,
-      });
-    }
+  const created = status === 'NEVER_CONNECTED' ? now - rng.int(1, 60) * DAY : now - rng.int(60, 1000) * DAY;
+  const device: Row = {
+    id: imei,
+    organization_id: orgId,
+    active_account: spec.key,
+    device_type: product.deviceType,
+    serial_number: `${product.serialPrefix}-${String(imeiBase + i).padStart(8, '0')}`,
+    onboarded: status === 'NEVER_CONNECTED' ? rng.chance(0.2) : rng.chance(0.92),
+    owner_id: owner,
+    product_id: product.name, // replaced by the product id at insert time
+    current_vehicle_id: null,
+    status,
+    first_connection_at: null,
+    last_connection_at: null,
+    last_disconnection_at: null,
+    last_activity_at: null,
+    last_connection_reason: null,
+    last_disconnection_reason: null,
+    created_at: new Date(created),
+    updated_at: new Date(created),
+  };
+  rows.devices.push(device);
+  rows.groupDevices.push({ group_id: deviceGroup.id, device_id: imei });
+  if (status === 'NEVER_CONNECTED') return;
+  const { first, lastConnection, lastDisconnection, lastActivity } = connectDevice(
+    g,
+    device,
+    status,
+    created,
+  );
+  // History: 1-3 sessions; the open one (ended_at null) is the current vehicle.
+  const linked = !rng.chance(0.07);
+  const sessionCount = rng.int(1, 3);
+  const historyEnd = linked
+    ? toMinute(first + (lastConnection - first) * (0.4 + 0.55 * rng.next()))
+    : lastDisconnection;
+  const closed = linked ? sessionCount - 1 : sessionCount;
+  const span = (historyEnd - first) / Math.max(1, closed);
+  for (let s = 0; s < closed; s++) {
+    const start = toMinute(first + span * s);
+    const end = Math.max(start + HOUR, toMinute(first + span * (s + 1)) - rng.int(1, 48) * HOUR);
+    const otherVehicle = vehicleIds[rng.int(0, vehicleIds.length - 1)]!;
+    rows.deviceVehicleSessions.push({
+      id: uuidV5(`session:${imei}:${s}`),
+      device_id: imei,
+      vehicle_id: otherVehicle,
+      started_at: new Date(start),
+      ended_at: new Date(end),
+    });
   }
+  const driverId = driverFor(i, placements[i]!, linked ? vehicleIds[i]! : null, historyEnd, first);
+  if (linked) {
+    activity.push({
+      deviceId: imei,
+      vehicleId: vehicleIds[i]!,
+      driverId,
+      city: placements[i]!.city.name,
+      fuelType: vehicleFacts[i]!.fuel,
+      firstConnectionAt: historyEnd,
+      lastActivityAt: lastActivity,
+      odometerKm: vehicleFacts[i]!.odometerKm,
+    });
+    device.current_vehicle_id = vehicleIds[i];
+    rows.deviceVehicleSessions.push({
+      id: uuidV5(`session:${imei}:${closed}`),
+      device_id: imei,
+      vehicle_id: vehicleIds[i],
+      started_at: new Date(historyEnd),
+      ended_at: null,
+    });
+  }
+}
 
+/** The connection facts of a device that connected, by status. */
+function connectDevice(g: OrgGen, device: Row, status: DeviceStatus, created: number) {
+  const { now, rng } = g;
+  const first = created + rng.int(1, 14) * DAY;
+  let lastConnection: number;
+  let lastDisconnection: number;
+  let lastActivity: number;
+  if (status === 'CONNECTED') {
+    lastConnection = now - rng.int(5, 600) * MINUTE;
+    lastDisconnection = lastConnection - rng.int(10, 60 * 24) * MINUTE;
+    lastActivity = now - rng.int(0, 4) * MINUTE;
+    device.last_disconnection_reason = rng.weighted([
+      ['SLEEP', 50],
+      ['NETWORK_LOSS', 25],
+      ['POWER_LOSS', 15],
+      ['UNKNOWN_SERVER_REASON', 10],
+    ] as const);
+  } else if (status === 'SLEEPING') {
+    lastDisconnection = now - rng.int(10, 60 * 20) * MINUTE;
+    lastConnection = lastDisconnection - rng.int(20, 600) * MINUTE;
+    lastActivity = lastDisconnection;
+    device.last_disconnection_reason = 'SLEEP';
+  } else {
+    lastDisconnection = now - rng.int(60 * 24, 60 * 24 * 30) * MINUTE;
+    lastConnection = lastDisconnection - rng.int(30, 900) * MINUTE;
+    lastActivity = lastDisconnection - rng.int(0, 5) * MINUTE;
+    device.last_disconnection_reason = rng.weighted([
+      ['POWER_LOSS', 40],
+      ['NETWORK_LOSS', 35],
+      ['UNKNOWN_SERVER_REASON', 25],
+    ] as const);
+  }
+  device.last_connection_reason = rng.weighted([
+    ['WAKE_UP', 50],
+    ['COLD_BOOT', 20],
+    ['NETWORK_RECOVERY', 20],
+    ['WARM_BOOT', 10],
+  ] as const);
+  device.first_connection_at = new Date(first);
+  device.last_connection_at = new Date(lastConnection);
+  device.last_disconnection_at = new Date(lastDisconnection);
+  device.last_activity_at = new Date(lastActivity);
+  device.updated_at = new Date(lastActivity);
+  return { first, lastConnection, lastDisconnection, lastActivity };
+}
+
+/** Drivers who left: inactive, without a vehicle, kept with their badge for the records. */
+function generateFormerDrivers(g: OrgGen, fleet: Fleet): void {
+  const { rows, spec, scale, now, orgId } = g;
+  const { placements, count } = fleet;
   // Drivers who left: inactive, without a vehicle, kept with their badge for the records (a few
   // per organization; their own generator, so the rows above keep their values).
   const formerRng = new Rng(`fleetgraph-seed:${spec.key}:${scale}:former-drivers`);
