@@ -72,7 +72,7 @@ export async function up(knex: Knex): Promise<void> {
     create index transactions_device_idx on mobility.transactions (device_id, transacted_at desc, id desc);
     create index transactions_driver_idx on mobility.transactions (driver_id, transacted_at desc, id desc);
     create index transactions_group_idx on mobility.transactions (group_id, transacted_at desc, id desc);
-    create index transactions_import_idx on mobility.transactions (import_id, id) where import_id is not null;
+    create index transactions_import_idx on mobility.transactions (import_id, transacted_at, id) where import_id is not null;
     -- UNIT_PRICE_OUTLIER's sample: same organization, product, postal area and week.
     create index transactions_price_sample_idx on mobility.transactions (organization_id, product_category, price_area, transacted_at);
 

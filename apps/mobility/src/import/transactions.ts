@@ -508,22 +508,29 @@ export async function importTransactions(
 const prefixed = (s: Record<string, number>) =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [`detection_${k}`, v]));
 
-/** Runs detection over the transactions of one import, in chunks (bounded memory). */
+/**
+ * Runs detection over the transactions of one import, in chunks in time order (bounded memory;
+ * a chunk then spans few weeks, so its price samples are few).
+ */
 export async function detectImport(knex: Knex, importId: string, now: Date) {
   const total = { transactions: 0, detected: 0, resolved: 0, pending: 0 };
-  let after = '00000000-0000-0000-0000-000000000000';
+  let after: [Date, string] | null = null;
   for (;;) {
-    const ids = (
-      await knex('mobility.transactions')
-        .select('id')
-        .where('import_id', importId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(5000)
-    ).map((r: { id: string }) => r.id);
-    if (ids.length === 0) break;
-    after = ids[ids.length - 1]!;
-    const s = await detectTransactions(knex, ids, { now });
+    const query = knex('mobility.transactions')
+      .select('id', 'transacted_at')
+      .where('import_id', importId)
+      .orderBy([{ column: 'transacted_at' }, { column: 'id' }])
+      .limit(2000);
+    if (after) query.whereRaw('(transacted_at, id) > (?, ?)', after);
+    const rows = (await query) as Array<{ id: string; transacted_at: Date }>;
+    if (rows.length === 0) break;
+    const last = rows[rows.length - 1]!;
+    after = [last.transacted_at, last.id];
+    const s = await detectTransactions(
+      knex,
+      rows.map((r) => r.id),
+      { now },
+    );
     total.transactions += s.transactions;
     total.detected += s.detected;
     total.resolved += s.resolved;
