@@ -35,6 +35,8 @@ export interface DemoLogin {
   email: string;
   password: string;
   fullName: string;
+  /** ISO 639-1 code of the login's language (default en) */
+  language?: string;
 }
 
 /** What a demo-data hook may hand back to the orchestrator. */
@@ -63,7 +65,9 @@ export interface TestFixture<F = unknown> {
 }
 
 /** What an importer answers: a summary of what was written, or every problem and nothing written. */
-export type ImportOutcome = { ok: true; summary: Record<string, number> } | { ok: false; problems: string[] };
+export type ImportOutcome =
+  | { ok: true; summary: Record<string, number>; logins?: DemoLogin[] }
+  | { ok: false; problems: string[] };
 
 /**
  * One kind of file `npm run import -- <subgraph> <kind> <file> [--key=value...]` accepts

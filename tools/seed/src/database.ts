@@ -1,8 +1,8 @@
-/** The command-line tools' database: DATABASE_URL or the embedded server, migrated for fleet and sso. */
-import { createKnex, migrateSchema, resolveDatabase, type Knex } from '@fleetgraph/db';
+/** The command-line tools' database: DATABASE_URL or the embedded server, every schema migrated. */
+import { createKnex, resolveDatabase, type Knex } from '@fleetgraph/db';
 import { dataDir } from '@fleetgraph/service-kit';
-import { migrations as fleetMigrations, FLEET_SCHEMA } from '@fleetgraph/fleet-core';
-import { migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { migrateAll } from './orchestrate';
 
 export interface ToolDatabase {
   knex: Knex;
@@ -24,8 +24,7 @@ export async function openToolDatabase(
     await database.stop();
   };
   try {
-    await migrateSchema(knex, FLEET_SCHEMA, fleetMigrations);
-    await migrateSchema(knex, SSO_SCHEMA, ssoMigrations);
+    await migrateAll(knex, await loadSubgraphManifests());
   } catch (error) {
     await close().catch(() => {});
     throw error;

@@ -7,8 +7,7 @@
 import type { Knex } from 'knex';
 import { migrateSchema } from '@fleetgraph/db';
 import { ensureUsers, hashPassword, migrations as ssoMigrations, SSO_SCHEMA } from '@fleetgraph/sso';
-import type { DemoDataContext, SubgraphManifest } from '@fleetgraph/subgraph-kit';
-import { isSeeded as fleetSeeded, seedDemo as seedFleet } from './seed';
+import type { DemoDataContext, DemoLogin, SubgraphManifest } from '@fleetgraph/subgraph-kit';
 
 export interface OrchestrateOptions {
   log?: (line: string) => void;
@@ -23,6 +22,15 @@ export interface OrchestrateSummary {
   /** subgraphs that already had theirs */
   skipped: string[];
   logins: number;
+}
+
+/** Creates at the SSO the logins a subgraph's hook or importer handed back (existing ones kept). */
+export function createLogins(knex: Knex, logins: DemoLogin[]): Promise<number> {
+  return ensureUsers(
+    knex,
+    logins.map((l) => ({ ...l, id: l.uid })),
+    hashPassword,
+  );
 }
 
 /** Migrates the SSO and every subgraph schema, in dependency order. */
@@ -45,7 +53,7 @@ export async function seedDemoData(
   };
   const summary: OrchestrateSummary = { seeded: [], skipped: [], logins: 0 };
   for (const manifest of manifests) {
-    const hook = manifest.demoData ?? legacyHook(manifest);
+    const hook = manifest.demoData;
     if (!hook) continue;
     if (await hook.isSeeded(knex)) {
       summary.skipped.push(manifest.name);
@@ -55,29 +63,11 @@ export async function seedDemoData(
     const started = Date.now();
     const result = await hook.seed(knex, context);
     const logins = result?.logins ?? [];
-    summary.logins += await ensureUsers(
-      knex,
-      logins.map((l) => ({ ...l, id: l.uid })),
-      hashPassword,
-    );
+    summary.logins += await createLogins(knex, logins);
     summary.seeded.push(manifest.name);
     log(`${manifest.name}: demo data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   return summary;
-}
-
-/**
- * fleet-core's demo generator still lives in tools/seed while it moves behind fleet-core's own
- * hook; until then the orchestrator calls it for fleet-core (it writes its SSO logins itself).
- */
-function legacyHook(manifest: SubgraphManifest<any>): SubgraphManifest['demoData'] {
-  if (manifest.name !== 'fleet-core') return undefined;
-  return {
-    isSeeded: fleetSeeded,
-    seed: async (knex, context) => {
-      await seedFleet(knex, { progress: context.progress, log: context.log, scale: context.scale });
-    },
-  };
 }
 
 /** The demo's "today": every hook derives its timestamps from the same instant. */

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { countsByTable } from '../demo/index';
-import { ImportError, importDataset } from './import';
+import { ImportError, importDataset, type ImportedAccount } from './import';
 
 export {
   importDataset,
@@ -32,6 +32,7 @@ export async function runDatasetImport(
   } catch (error) {
     return { ok: false, problems: [`${file}: cannot read: ${(error as Error).message}`] };
   }
+  let signIns: ImportedAccount[] = [];
   try {
     const {
       imported,
@@ -41,11 +42,27 @@ export async function runDatasetImport(
       ...counts
     } = await importDataset(knex, input, {
       now: context.now,
+      // The accounts' sign-ins go back to the import command, which creates them at the SSO
+      // (fleet-core never writes the SSO's tables).
+      signIns: async (accounts) => {
+        signIns = accounts;
+        return async () => 0;
+      },
     });
     for (const org of imported) context.log(`organization ${org.name} (${org.id})`);
     context.log(`imported in ${(durationMs / 1000).toFixed(1)} s`);
     const written = Object.entries(services).filter(([, rows]) => rows > 0);
-    return { ok: true, summary: { ...countsByTable(counts), ...Object.fromEntries(written) } };
+    return {
+      ok: true,
+      summary: { ...countsByTable(counts), ...Object.fromEntries(written) },
+      logins: signIns.map(({ uid, email, password, fullName, language }) => ({
+        uid,
+        email,
+        password,
+        fullName,
+        language,
+      })),
+    };
   } catch (error) {
     if (error instanceof ImportError) return { ok: false, problems: error.problems };
     throw error;

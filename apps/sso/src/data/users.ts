@@ -70,6 +70,11 @@ export async function ensureUsers(
     language: (u.language ?? 'en').toLowerCase(),
     password_hash: hashes.get(u.password) as string,
   }));
-  const inserted = await knex('sso.users').insert(rows).onConflict('id').ignore().returning('id');
-  return inserted.length;
+  let created = 0;
+  // Batches keep each statement under PostgreSQL's parameter limit whatever the demo's scale.
+  for (let i = 0; i < rows.length; i += 1000) {
+    const batch = rows.slice(i, i + 1000);
+    created += (await knex('sso.users').insert(batch).onConflict('id').ignore().returning('id')).length;
+  }
+  return created;
 }
