@@ -43,7 +43,6 @@ before(async () => {
   const geoConfig = loadGeodecodeConfig({
     SSO_ISSUER: issuer.issuer,
     LOG_LEVEL: 'debug',
-    GEODECODE_DEMO_STREETS: 'false',
   });
   geodecode = await buildGeodecode(
     { ...geoConfig, databaseUrl: database.url },
