@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createKnex } from '@fleetgraph/db';
+import { RULE_CODES } from '@fleetgraph/mobility';
 import { subgraphManifest } from '@fleetgraph/subgraph-kit';
 import { graphqlCall, measure, printRow, startBenchPlatform } from './harness';
 
@@ -25,15 +26,7 @@ const ANOMALIES = Number(process.env.BENCH_ANOMALIES ?? 100_000);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const N = Number(process.env.BENCH_N ?? 200);
 const DEEP = Number(process.env.BENCH_DEEP ?? 100);
-const CODES = [
-  'QUANTITY_ABOVE_CAPACITY',
-  'VEHICLE_NOT_AT_STATION',
-  'WRONG_ENERGY',
-  'ODOMETER_BACKWARDS',
-  'IMPOSSIBLE_DISTANCE',
-  'REFILL_TOO_SOON',
-  'UNIT_PRICE_OUTLIER',
-];
+const CODES = [...RULE_CODES];
 const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 
 const bench = await startBenchPlatform({ RATE_LIMIT_PER_MINUTE: '0' });

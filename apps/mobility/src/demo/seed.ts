@@ -12,7 +12,7 @@
 import type { Knex } from 'knex';
 import type { DemoDataContext } from '@fleetgraph/subgraph-kit';
 import { detectTransactions } from '../detection/engine';
-import { THRESHOLDS } from '../detection/rules';
+import { RULE_CODES, THRESHOLDS } from '../detection/rules';
 
 export const isSeeded = async (knex: Knex) => (await knex('mobility.transactions').first('id')) !== undefined;
 
@@ -33,15 +33,8 @@ class Rng {
   }
 }
 
-const PLANTED = [
-  'QUANTITY_ABOVE_CAPACITY',
-  'VEHICLE_NOT_AT_STATION',
-  'WRONG_ENERGY',
-  'ODOMETER_BACKWARDS',
-  'IMPOSSIBLE_DISTANCE',
-  'REFILL_TOO_SOON',
-  'UNIT_PRICE_OUTLIER',
-] as const;
+/** Every rule is planted in turn. */
+const PLANTED = RULE_CODES;
 export const PLANT_EVERY = 15;
 
 const BASE_PRICE: Record<string, number> = { DIESEL: 1.68, GASOLINE: 1.79, ELECTRICITY: 0.42, LPG: 0.95 };
