@@ -5,61 +5,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { reviewAnomaly } from './detection/engine';
 import manifest from './manifest';
-import { loadDataset, NOW } from './testing/dataset';
+import { loadDataset } from './testing/dataset';
+import { expectedIds, filterCases, prepareAnomalies } from './testing/filter-cases';
 
 let h: SubgraphHarness;
 let F: any;
-const DAY = 86_400_000;
 
 before(async () => {
   h = await startSubgraphHarness(manifest, { label: 'mobility_anomalies' });
   F = h.facts['fleet-core'];
   await loadDataset(h.knex, F);
-  // A user decision of each kind, and a finding reported by a user.
-  const byCode = async (code: string) =>
-    (await h.knex('mobility.anomalies').where({ code }).orderBy('transacted_at').first('id')).id;
-  await reviewAnomaly(h.knex, {
-    anomalyId: await byCode('UNIT_PRICE_OUTLIER'),
-    accountId: F.alice.uid,
-    decision: 'DISMISSED',
-    note: 'contract price',
-    now: new Date(NOW.getTime() + DAY),
-  });
-  await reviewAnomaly(h.knex, {
-    anomalyId: await byCode('WRONG_ENERGY'),
-    accountId: F.alice.uid,
-    decision: 'CONFIRMED',
-    now: new Date(NOW.getTime() + 2 * DAY),
-  });
-  const tx = await h.knex('mobility.transactions').where({ external_id: 'T-2' }).first();
-  await h.knex('mobility.anomalies').insert({
-    transaction_id: tx.id,
-    organization_id: tx.organization_id,
-    code: 'DRIVER_REPORTED',
-    description: 'driver reported a card problem',
-    severity: 'LOW',
-    severity_rank: 1,
-    status: 'DETECTED',
-    active: true,
-    detected_at: new Date(NOW.getTime() - DAY),
-    detected_by: 'USER',
-    detected_by_id: F.bob.uid,
-    vehicle_id: tx.vehicle_id,
-    device_id: tx.device_id,
-    driver_id: tx.driver_id,
-    group_id: tx.group_id,
-    transacted_at: tx.transacted_at,
-    product_category: tx.product_category,
-    transaction_type: tx.transaction_type,
-    external_source: tx.external_source,
-    external_id: tx.external_id,
-    location_city: tx.station_city,
-    location_postal_code: tx.station_postal_code,
-    location_latitude: tx.station_latitude,
-    location_longitude: tx.station_longitude,
-  });
+  await prepareAnomalies(h.knex, F);
 });
 after(() => h.close());
 
@@ -92,116 +49,10 @@ async function ids(user: any, variables: Record<string, unknown>): Promise<strin
   return page.list.map((a: { id: string }) => a.id).sort();
 }
 
-/** Acme's anomalies matching a SQL condition (alice sees all of Acme). */
-async function expected(where: string, bindings: unknown[] = []): Promise<string[]> {
-  const { rows } = await h.knex.raw(
-    `select a.id from mobility.anomalies a join mobility.transactions t on t.id = a.transaction_id
-      where t.organization_id = ? and (${where}) order by a.id`,
-    [F.orgA, ...bindings] as any[],
-  );
-  return rows.map((r: { id: string }) => r.id).sort();
-}
+const expected = (where: string, bindings: unknown[] = []) => expectedIds(h.knex, F, where, bindings);
 
 describe('every filter of 4.2 alone', () => {
-  const cases: Array<[string, () => Record<string, unknown>, string, () => unknown[]]> = [
-    ['deviceId', () => ({ deviceId: [F.depotDevices[0]] }), 't.device_id = ?', () => [F.depotDevices[0]]],
-    [
-      'vehicleId',
-      () => ({ vehicleId: [F.vehicles.depot[1], F.vehicles.south[1]] }),
-      't.vehicle_id in (?, ?)',
-      () => [F.vehicles.depot[1], F.vehicles.south[1]],
-    ],
-    ['driverId', () => ({ driverId: [F.drivers.anna] }), 't.driver_id = ?', () => [F.drivers.anna]],
-    ['groupId', () => ({ groupId: [F.groups.south] }), 't.group_id = ?', () => [F.groups.south]],
-    ['mobilityTransactionId', () => ({}), 'true', () => []],
-    ['detectedById', () => ({ detectedById: [F.bob.uid] }), 'a.detected_by_id = ?', () => [F.bob.uid]],
-    ['clearedById', () => ({ clearedById: [F.alice.uid] }), 'a.cleared_by_id = ?', () => [F.alice.uid]],
-    ['detectedBy', () => ({ detectedBy: ['USER'] }), "a.detected_by = 'USER'", () => []],
-    ['clearedBy', () => ({ clearedBy: ['USER'] }), "a.cleared_by = 'USER'", () => []],
-    ['active false', () => ({ active: [false] }), 'a.cleared_at is not null', () => []],
-    ['active both', () => ({ active: [true, false] }), 'true', () => []],
-    [
-      'status',
-      () => ({ status: ['CONFIRMED', 'DISMISSED'] }),
-      "a.status in ('CONFIRMED', 'DISMISSED')",
-      () => [],
-    ],
-    ['severity', () => ({ severity: ['MEDIUM'] }), "a.severity = 'MEDIUM'", () => []],
-    [
-      'code',
-      () => ({ code: ['REFILL_TOO_SOON', 'WRONG_ENERGY'] }),
-      "a.code in ('REFILL_TOO_SOON', 'WRONG_ENERGY')",
-      () => [],
-    ],
-    [
-      'externalSource',
-      () => ({ externalSource: ['SOUTHCARD', 'OTHERCARD'] }),
-      "t.external_source in ('SOUTHCARD', 'OTHERCARD')",
-      () => [],
-    ],
-    ['externalId', () => ({ externalId: ['T-3', 'T-8'] }), "t.external_id in ('T-3', 'T-8')", () => []],
-    [
-      'productCategory',
-      () => ({ productCategory: ['GASOLINE'] }),
-      "t.product_category = 'GASOLINE'",
-      () => [],
-    ],
-    [
-      'transactionType',
-      () => ({ transactionType: ['CHARGE', 'PURCHASE'] }),
-      "t.transaction_type in ('CHARGE', 'PURCHASE')",
-      () => [],
-    ],
-    [
-      'locationCity',
-      () => ({ locationCity: ['münchen', 'Bremen'] }),
-      "t.station_city in ('München', 'Bremen')",
-      () => [],
-    ],
-    [
-      'locationPostalCode',
-      () => ({ locationPostalCode: ['23552'] }),
-      "t.station_postal_code = '23552'",
-      () => [],
-    ],
-    ['locationLatitude', () => ({ locationLatitude: [48.137] }), 't.station_latitude = 48.137', () => []],
-    ['locationLongitude', () => ({ locationLongitude: [11.575] }), 't.station_longitude = 11.575', () => []],
-    ['locationLatitudeGte', () => ({ locationLatitudeGte: 53.6 }), 't.station_latitude >= 53.6', () => []],
-    ['locationLatitudeLte', () => ({ locationLatitudeLte: 50 }), 't.station_latitude <= 50', () => []],
-    [
-      'locationLongitudeGte',
-      () => ({ locationLongitudeGte: 10.06 }),
-      't.station_longitude >= 10.06',
-      () => [],
-    ],
-    [
-      'locationLongitudeLte',
-      () => ({ locationLongitudeLte: 10.06 }),
-      't.station_longitude <= 10.06',
-      () => [],
-    ],
-    ['detectedAtAfter', () => ({ detectedAtAfter: NOW.toISOString() }), 'a.detected_at >= ?', () => [NOW]],
-    ['detectedAtBefore', () => ({ detectedAtBefore: NOW.toISOString() }), 'a.detected_at < ?', () => [NOW]],
-    ['clearedAtAfter', () => ({ clearedAtAfter: NOW.toISOString() }), 'a.cleared_at >= ?', () => [NOW]],
-    [
-      'clearedAtBefore',
-      () => ({ clearedAtBefore: '2030-01-01T00:00:00Z' }),
-      "a.cleared_at < '2030-01-01'",
-      () => [],
-    ],
-    [
-      'transactedAtAfter',
-      () => ({ transactedAtAfter: '2026-03-15T00:00:00Z' }),
-      "t.transacted_at >= '2026-03-15T00:00:00Z'",
-      () => [],
-    ],
-    [
-      'transactedAtBefore',
-      () => ({ transactedAtBefore: '2026-03-15T00:00:00Z' }),
-      "t.transacted_at < '2026-03-15T00:00:00Z'",
-      () => [],
-    ],
-  ];
+  const cases = filterCases(() => F);
   for (const [name, variables, where, bindings] of cases) {
     test(name, async () => {
       const want = await expected(where, bindings());
