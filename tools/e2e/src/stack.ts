@@ -13,8 +13,12 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** `env` adds to the platform's environment (e.g. REDIS_URL). */
-export async function startStack(label: string, env: Record<string, string> = {}): Promise<Stack> {
+/** `env` adds to the platform's environment (e.g. REDIS_URL); `seed: false` boots without demo data. */
+export async function startStack(
+  label: string,
+  env: Record<string, string> = {},
+  options: { seed?: boolean } = {},
+): Promise<Stack> {
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const ports: Record<string, number> = {};
@@ -24,6 +28,7 @@ export async function startStack(label: string, env: Record<string, string> = {}
     env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
     dataDir,
     ports,
+    ...(options.seed === false ? { seed: false } : {}),
   });
   const knex = createKnex({ url: database.url });
   return {
