@@ -11,6 +11,7 @@ import { postGraphQL } from '@fleetgraph/testing';
 // Test-only module of mobility, not published under a scope yet (no tsconfig path alias): see report.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadDataset } from '../../../apps/mobility/src/testing/dataset';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { expectedIds, filterCases, prepareAnomalies } from '../../../apps/mobility/src/testing/filter-cases';
 import { startStack, type Stack } from './stack';
 
