@@ -9,10 +9,7 @@ import { ensureUsers, hashPassword } from '@fleetgraph/sso';
 import { subgraphManifest } from '@fleetgraph/subgraph-kit';
 import { postGraphQL } from '@fleetgraph/testing';
 // Test-only module of mobility, not published under a scope yet (no tsconfig path alias): see report.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { loadDataset } from '../../../apps/mobility/src/testing/dataset';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { expectedIds, filterCases, prepareAnomalies } from '../../../apps/mobility/src/testing/filter-cases';
+import { expectedIds, filterCases, loadDataset, prepareAnomalies } from '@fleetgraph/mobility/testing';
 import { startStack, type Stack } from './stack';
 
 let stack: Stack;
