@@ -14,6 +14,25 @@ export interface Stack {
 }
 
 /** `env` adds to the platform's environment (e.g. REDIS_URL); `seed: false` boots without demo data. */
+/**
+ * Starts with a free port per service; if another process took one of them between the pick and
+ * the listen (EADDRINUSE), the platform closed itself and starts again on other ports.
+ */
+async function startOnFreePorts(
+  names: string[],
+  start: (ports: Record<string, number>) => Promise<Platform>,
+): Promise<Platform> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: Record<string, number> = {};
+    for (const name of names) ports[name] = await freePort();
+    try {
+      return await start(ports);
+    } catch (error) {
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+}
+
 export async function startStack(
   label: string,
   env: Record<string, string> = {},
@@ -21,15 +40,15 @@ export async function startStack(
 ): Promise<Stack> {
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
-  const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
-    ports[name] = await freePort();
-  const platform = await startPlatform({
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
-    dataDir,
-    ports,
-    ...(options.seed === false ? { seed: false } : {}),
-  });
+  const names = ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)];
+  const platform = await startOnFreePorts(names, (ports) =>
+    startPlatform({
+      env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
+      dataDir,
+      ports,
+      ...(options.seed === false ? { seed: false } : {}),
+    }),
+  );
   const knex = createKnex({ url: database.url });
   return {
     platform,
