@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import manifest from './manifest';
 import { loadDataset } from './testing/dataset';
-import { expectedIds, filterCases, prepareAnomalies } from './testing/filter-cases';
+import { ANOMALIES_QUERY, expectedIds, filterCases, prepareAnomalies } from './testing/filter-cases';
 
 let h: SubgraphHarness;
 let F: any;
@@ -20,29 +20,8 @@ before(async () => {
 });
 after(() => h.close());
 
-const QUERY = `query($pageSize: Int, $pageId: ID, $sort: [MobilityTransactionAnomalySort!], $deviceId: [ID!], $vehicleId: [ID!], $driverId: [ID!], $groupId: [ID!],
-  $mobilityTransactionId: [ID!], $detectedById: [ID!], $clearedById: [ID!], $detectedBy: [ID!], $clearedBy: [ID!], $active: [Boolean!],
-  $status: [MobilityTransactionAnomalyStatus!], $severity: [MobilityTransactionAnomalySeverity!], $code: [String!], $externalSource: [String!],
-  $externalId: [String!], $productCategory: [MobilityTransactionProductCategory!], $transactionType: [MobilityTransactionType!],
-  $locationCity: [String!], $locationPostalCode: [String!], $locationLatitude: [Float!], $locationLongitude: [Float!],
-  $locationLatitudeGte: Float, $locationLatitudeLte: Float, $locationLongitudeGte: Float, $locationLongitudeLte: Float,
-  $detectedAtAfter: DateTime, $detectedAtBefore: DateTime, $clearedAtAfter: DateTime, $clearedAtBefore: DateTime,
-  $transactedAtAfter: DateTime, $transactedAtBefore: DateTime) {
-  mobilityTransactionAnomalies(pageSize: $pageSize, pageId: $pageId, sort: $sort, deviceId: $deviceId, vehicleId: $vehicleId, driverId: $driverId,
-    groupId: $groupId, mobilityTransactionId: $mobilityTransactionId, detectedById: $detectedById, clearedById: $clearedById,
-    detectedBy: $detectedBy, clearedBy: $clearedBy, active: $active, status: $status, severity: $severity, code: $code,
-    externalSource: $externalSource, externalId: $externalId, productCategory: $productCategory, transactionType: $transactionType,
-    locationCity: $locationCity, locationPostalCode: $locationPostalCode, locationLatitude: $locationLatitude,
-    locationLongitude: $locationLongitude, locationLatitudeGte: $locationLatitudeGte, locationLatitudeLte: $locationLatitudeLte,
-    locationLongitudeGte: $locationLongitudeGte, locationLongitudeLte: $locationLongitudeLte, detectedAtAfter: $detectedAtAfter,
-    detectedAtBefore: $detectedAtBefore, clearedAtAfter: $clearedAtAfter, clearedAtBefore: $clearedAtBefore,
-    transactedAtAfter: $transactedAtAfter, transactedAtBefore: $transactedAtBefore) {
-    count next list { id code severity status active detectedAt transactedAt }
-  }
-}`;
-
 async function ids(user: any, variables: Record<string, unknown>): Promise<string[]> {
-  const res = await h.as(user)(QUERY, { pageSize: 500, ...variables });
+  const res = await h.as(user)(ANOMALIES_QUERY, { pageSize: 500, ...variables });
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
   const page = res.data.mobilityTransactionAnomalies;
   assert.equal(page.count, page.list.length);
@@ -139,7 +118,11 @@ describe('sort and paging', () => {
       const seen: any[] = [];
       let pageId: string | null = null;
       do {
-        const res: any = await h.as(F.alice)(QUERY, { pageSize: 3, sort, ...(pageId ? { pageId } : {}) });
+        const res: any = await h.as(F.alice)(ANOMALIES_QUERY, {
+          pageSize: 3,
+          sort,
+          ...(pageId ? { pageId } : {}),
+        });
         assert.equal(res.errors, undefined, JSON.stringify(res.errors));
         seen.push(...res.data.mobilityTransactionAnomalies.list);
         pageId = res.data.mobilityTransactionAnomalies.next;
@@ -153,21 +136,21 @@ describe('sort and paging', () => {
   });
   test('bad input: page size over the maximum, mixed sort directions, a cursor of other filters', async () => {
     const q = h.as(F.alice);
-    const big = await q(QUERY, { pageSize: 501 });
+    const big = await q(ANOMALIES_QUERY, { pageSize: 501 });
     assert.equal(big.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const mixed = await q(QUERY, { sort: ['DETECTED_AT_DESC', 'CODE_ASC'] });
+    const mixed = await q(ANOMALIES_QUERY, { sort: ['DETECTED_AT_DESC', 'CODE_ASC'] });
     assert.equal(mixed.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const first = await q(QUERY, { pageSize: 2 });
-    const other = await q(QUERY, {
+    const first = await q(ANOMALIES_QUERY, { pageSize: 2 });
+    const other = await q(ANOMALIES_QUERY, {
       pageId: first.data.mobilityTransactionAnomalies.next,
       code: ['WRONG_ENERGY'],
     });
     assert.equal(other.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const tampered = await q(QUERY, { pageId: 'garbage' });
+    const tampered = await q(ANOMALIES_QUERY, { pageId: 'garbage' });
     assert.equal(tampered.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
-    const badDate = await q(QUERY, { detectedAtAfter: 'yesterday' });
+    const badDate = await q(ANOMALIES_QUERY, { detectedAtAfter: 'yesterday' });
     assert.ok(badDate.errors?.length);
-    const badEnum = await q(QUERY, { severity: ['SEVERE'] });
+    const badEnum = await q(ANOMALIES_QUERY, { severity: ['SEVERE'] });
     assert.ok(badEnum.errors?.length);
   });
 });

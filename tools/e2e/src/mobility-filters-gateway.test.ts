@@ -9,7 +9,13 @@ import { ensureUsers, hashPassword } from '@fleetgraph/sso';
 import { subgraphManifest } from '@fleetgraph/subgraph-kit';
 import { postGraphQL } from '@fleetgraph/testing';
 // Test-only module of mobility, not published under a scope yet (no tsconfig path alias): see report.
-import { expectedIds, filterCases, loadDataset, prepareAnomalies } from '@fleetgraph/mobility/testing';
+import {
+  ANOMALIES_QUERY,
+  expectedIds,
+  filterCases,
+  loadDataset,
+  prepareAnomalies,
+} from '@fleetgraph/mobility/testing';
 import { startStack, type Stack } from './stack';
 
 let stack: Stack;
@@ -34,29 +40,8 @@ before(async () => {
 });
 after(() => stack?.close());
 
-const QUERY = `query($pageSize: Int, $pageId: ID, $sort: [MobilityTransactionAnomalySort!], $deviceId: [ID!], $vehicleId: [ID!], $driverId: [ID!], $groupId: [ID!],
-  $mobilityTransactionId: [ID!], $detectedById: [ID!], $clearedById: [ID!], $detectedBy: [ID!], $clearedBy: [ID!], $active: [Boolean!],
-  $status: [MobilityTransactionAnomalyStatus!], $severity: [MobilityTransactionAnomalySeverity!], $code: [String!], $externalSource: [String!],
-  $externalId: [String!], $productCategory: [MobilityTransactionProductCategory!], $transactionType: [MobilityTransactionType!],
-  $locationCity: [String!], $locationPostalCode: [String!], $locationLatitude: [Float!], $locationLongitude: [Float!],
-  $locationLatitudeGte: Float, $locationLatitudeLte: Float, $locationLongitudeGte: Float, $locationLongitudeLte: Float,
-  $detectedAtAfter: DateTime, $detectedAtBefore: DateTime, $clearedAtAfter: DateTime, $clearedAtBefore: DateTime,
-  $transactedAtAfter: DateTime, $transactedAtBefore: DateTime) {
-  mobilityTransactionAnomalies(pageSize: $pageSize, pageId: $pageId, sort: $sort, deviceId: $deviceId, vehicleId: $vehicleId, driverId: $driverId,
-    groupId: $groupId, mobilityTransactionId: $mobilityTransactionId, detectedById: $detectedById, clearedById: $clearedById,
-    detectedBy: $detectedBy, clearedBy: $clearedBy, active: $active, status: $status, severity: $severity, code: $code,
-    externalSource: $externalSource, externalId: $externalId, productCategory: $productCategory, transactionType: $transactionType,
-    locationCity: $locationCity, locationPostalCode: $locationPostalCode, locationLatitude: $locationLatitude,
-    locationLongitude: $locationLongitude, locationLatitudeGte: $locationLatitudeGte, locationLatitudeLte: $locationLatitudeLte,
-    locationLongitudeGte: $locationLongitudeGte, locationLongitudeLte: $locationLongitudeLte, detectedAtAfter: $detectedAtAfter,
-    detectedAtBefore: $detectedAtBefore, clearedAtAfter: $clearedAtAfter, clearedAtBefore: $clearedAtBefore,
-    transactedAtAfter: $transactedAtAfter, transactedAtBefore: $transactedAtBefore) {
-    count next list { id code severity status active detectedAt transactedAt }
-  }
-}`;
-
 async function ids(user: any, variables: Record<string, unknown>): Promise<string[]> {
-  const res = await postGraphQL(stack.platform.urls.graphql, QUERY, {
+  const res = await postGraphQL(stack.platform.urls.graphql, ANOMALIES_QUERY, {
     token: tokens[user.uid],
     variables: { pageSize: 500, ...variables },
   });

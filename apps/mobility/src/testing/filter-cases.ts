@@ -195,3 +195,25 @@ export async function prepareAnomalies(knex: Knex, F: any): Promise<void> {
     location_longitude: tx.station_longitude,
   });
 }
+
+/** mobilityTransactionAnomalies with every argument of spec 4.2 as a variable (app and gateway tests). */
+export const ANOMALIES_QUERY = `query($pageSize: Int, $pageId: ID, $sort: [MobilityTransactionAnomalySort!], $deviceId: [ID!], $vehicleId: [ID!], $driverId: [ID!], $groupId: [ID!],
+  $mobilityTransactionId: [ID!], $detectedById: [ID!], $clearedById: [ID!], $detectedBy: [ID!], $clearedBy: [ID!], $active: [Boolean!],
+  $status: [MobilityTransactionAnomalyStatus!], $severity: [MobilityTransactionAnomalySeverity!], $code: [String!], $externalSource: [String!],
+  $externalId: [String!], $productCategory: [MobilityTransactionProductCategory!], $transactionType: [MobilityTransactionType!],
+  $locationCity: [String!], $locationPostalCode: [String!], $locationLatitude: [Float!], $locationLongitude: [Float!],
+  $locationLatitudeGte: Float, $locationLatitudeLte: Float, $locationLongitudeGte: Float, $locationLongitudeLte: Float,
+  $detectedAtAfter: DateTime, $detectedAtBefore: DateTime, $clearedAtAfter: DateTime, $clearedAtBefore: DateTime,
+  $transactedAtAfter: DateTime, $transactedAtBefore: DateTime) {
+  mobilityTransactionAnomalies(pageSize: $pageSize, pageId: $pageId, sort: $sort, deviceId: $deviceId, vehicleId: $vehicleId, driverId: $driverId,
+    groupId: $groupId, mobilityTransactionId: $mobilityTransactionId, detectedById: $detectedById, clearedById: $clearedById,
+    detectedBy: $detectedBy, clearedBy: $clearedBy, active: $active, status: $status, severity: $severity, code: $code,
+    externalSource: $externalSource, externalId: $externalId, productCategory: $productCategory, transactionType: $transactionType,
+    locationCity: $locationCity, locationPostalCode: $locationPostalCode, locationLatitude: $locationLatitude,
+    locationLongitude: $locationLongitude, locationLatitudeGte: $locationLatitudeGte, locationLatitudeLte: $locationLatitudeLte,
+    locationLongitudeGte: $locationLongitudeGte, locationLongitudeLte: $locationLongitudeLte, detectedAtAfter: $detectedAtAfter,
+    detectedAtBefore: $detectedAtBefore, clearedAtAfter: $clearedAtAfter, clearedAtBefore: $clearedAtBefore,
+    transactedAtAfter: $transactedAtAfter, transactedAtBefore: $transactedAtBefore) {
+    count next list { id code severity status active detectedAt transactedAt }
+  }
+}`;
