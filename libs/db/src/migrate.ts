@@ -28,7 +28,10 @@ class ListMigrationSource implements Knex.MigrationSource<[string, Migration]> {
 }
 
 export async function migrateSchema(knex: Knex, schema: string, migrations: Migrations): Promise<string[]> {
-  await knex.raw('create schema if not exists ??', [schema]);
+  // `create schema if not exists` needs CREATE on the database even when the schema exists: an
+  // app connected as its own role (libs/db roles.ts) owns its schema but may not create others.
+  const existing = await knex.raw('select 1 from pg_namespace where nspname = ?', [schema]);
+  if (existing.rows.length === 0) await knex.raw('create schema if not exists ??', [schema]);
   const [, applied] = (await knex.migrate.latest({
     migrationSource: new ListMigrationSource(migrations),
     schemaName: schema,
