@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { FLEET_SCHEMA, migrations } from '../migrations/index';
+import { CONTRACT_SCHEMA } from '../migrations/20261123_006_contract_v1';
 import { loadFleetCoreConfig } from './config';
 
 export default defineSubgraph({
@@ -14,6 +15,7 @@ export default defineSubgraph({
   port: 4001,
   envPrefix: 'FLEET_CORE',
   dbSchema: FLEET_SCHEMA,
+  contracts: [CONTRACT_SCHEMA],
   migrations,
   schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
   loadConfig: loadFleetCoreConfig,

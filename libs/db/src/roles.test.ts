@@ -43,8 +43,8 @@ before(async () => {
 after(async () => {
   for (const knex of connections) await knex.destroy();
   await admin?.destroy();
-  await database?.drop();
-  if (admin) {
+  if (database) {
+    await database.drop();
     const server = createKnex({ url: process.env.DATABASE_URL! });
     await dropAppRoles(server, database.name);
     await server.destroy();
@@ -88,7 +88,8 @@ test('provisioning again is idempotent and hands over objects a later migration 
     '001': { up: async () => {} },
     '002': { up: async () => {} },
     '003': {
-      up: async (k) => void (await k.raw('create view core_contract.later_v1 as select id from core.secrets')),
+      up: async (k) =>
+        void (await k.raw('create view core_contract.later_v1 as select id from core.secrets')),
     },
   });
   provisioned = await provisionAppRoles(admin, database.url, specs);

@@ -64,9 +64,10 @@ async function ensureRole(knex: Knex, role: string, password: string): Promise<v
   // DDL takes no bind parameters: the password is a literal, made only of base64url characters.
   if (!/^[A-Za-z0-9_-]+$/.test(password)) throw new Error('role passwords are base64url');
   // A role that logs in and may do nothing else cluster-wide.
-  await knex.raw(`${verb} role ?? with login nosuperuser nocreatedb nocreaterole noinherit password '${password}'`, [
-    role,
-  ]);
+  await knex.raw(
+    `${verb} role ?? with login nosuperuser nocreatedb nocreaterole noinherit password '${password}'`,
+    [role],
+  );
 }
 
 /** Hands a schema and everything in it to the role (tables, views, sequences, functions). */
@@ -90,7 +91,13 @@ async function giveSchema(knex: Knex, schema: string, role: string): Promise<voi
       if (owned.rows.length > 0) continue;
     }
     const kind =
-      relkind === 'v' ? 'view' : relkind === 'm' ? 'materialized view' : relkind === 'S' ? 'sequence' : 'table';
+      relkind === 'v'
+        ? 'view'
+        : relkind === 'm'
+          ? 'materialized view'
+          : relkind === 'S'
+            ? 'sequence'
+            : 'table';
     await knex.raw(`alter ${kind} ??.?? owner to ??`, [schema, relname, role]);
   }
   const functions = await knex.raw(
@@ -120,7 +127,8 @@ function ownersBySchema(specs: AppRoleSpec[]): Map<string, string> {
     for (const schema of spec.owns) {
       if (!IDENTIFIER.test(schema)) throw new Error(`invalid schema name ${schema}`);
       const previous = owners.get(schema);
-      if (previous && previous !== spec.app) throw new Error(`schema ${schema} is owned by ${previous} and ${spec.app}`);
+      if (previous && previous !== spec.app)
+        throw new Error(`schema ${schema} is owned by ${previous} and ${spec.app}`);
       owners.set(schema, spec.app);
     }
   }
@@ -149,7 +157,7 @@ export async function provisionAppRoles(
   }
   const database = databaseOf(adminUrl);
   for (const spec of specs) {
-    await knex.raw('grant connect on database ?? to ??', [database, roles[spec.app]]);
+    await knex.raw('grant connect on database ?? to ??', [database, roles[spec.app]!]);
     for (const schema of spec.owns) await giveSchema(knex, schema, roles[spec.app]!);
   }
   for (const spec of specs) {

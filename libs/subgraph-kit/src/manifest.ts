@@ -66,8 +66,7 @@ export interface TestFixture<F = unknown> {
 
 /** What an importer answers: a summary of what was written, or every problem and nothing written. */
 export type ImportOutcome =
-  | { ok: true; summary: Record<string, number>; logins?: DemoLogin[] }
-  | { ok: false; problems: string[] };
+  { ok: true; summary: Record<string, number>; logins?: DemoLogin[] } | { ok: false; problems: string[] };
 
 /**
  * One kind of file `npm run import -- <subgraph> <kind> <file> [--key=value...]` accepts
@@ -101,6 +100,12 @@ export interface SubgraphManifest<C extends SubgraphConfig = SubgraphConfig, F =
    * fleet-core's published contract depends on `fleet-core`.
    */
   dependsOn?: string[];
+  /**
+   * Schemas of the read-only contracts this subgraph publishes (owned by it, like dbSchema):
+   * the subgraphs that depend on it may read them, and nothing else of it. Each app connects as
+   * its own database role (libs/db roles.ts), so PostgreSQL itself enforces that.
+   */
+  contracts?: string[];
   /** Validates the environment (every problem listed) and returns the typed config. */
   loadConfig(env: Env): C;
   /** The Fastify app; tests call it with a throwaway database and a test key set. */
@@ -129,6 +134,9 @@ export function defineSubgraph<C extends SubgraphConfig, F = unknown>(
     problems.push(`port ${manifest.port} must be an integer between 1024 and 65535`);
   if (!/^[a-z_][a-z0-9_]*$/.test(manifest.dbSchema))
     problems.push(`dbSchema "${manifest.dbSchema}" must be a lower-case SQL identifier`);
+  for (const schema of manifest.contracts ?? [])
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema))
+      problems.push(`contract schema "${schema}" must be a lower-case SQL identifier`);
   if (problems.length > 0) throw new Error(`subgraph manifest: ${problems.join('; ')}`);
   return manifest;
 }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKnex, createTestDatabase, type Knex } from '@fleetgraph/db';
+import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
 import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
@@ -67,6 +67,9 @@ export async function startStack(
       await knex.destroy();
       await platform.close();
       await database.drop();
+      // The per-app roles of this database own nothing once it is gone.
+      const server = createKnex({ url: process.env.DATABASE_URL as string, pool: { min: 0, max: 1 } });
+      await dropAppRoles(server, database.name).finally(() => server.destroy());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -14,6 +14,7 @@ import { repoRoot } from '@fleetgraph/service-kit';
 import { buildApp as buildSso, ensureApplication, loadSsoConfig } from '@fleetgraph/sso';
 import { loadSubgraphUnits, subgraphUrlVariable, type SubgraphUnit } from '@fleetgraph/subgraph-kit';
 import { inProcessRunner, processRunner, type Env, type RunningService, type Runner } from './runners';
+import { appDatabaseUrls } from './roles';
 import { loadDevSecrets } from './secrets';
 
 export interface PlatformOptions {
@@ -104,6 +105,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const secrets = loadDevSecrets(options.dataDir);
     const explorerEnv = explorerEnvironment(env, secrets, gatewayUrl);
     const seeded = await prepareDatabase(database.url, units, explorerEnv, options.seed !== false, log);
+    // Each app connects as its own role (DATABASE_ROLES); migrations and demo data ran as admin.
+    const databaseUrls = await appDatabaseUrls(database.url, units, env, log);
+    const withDatabase = (name: string, serviceEnv: Env): Env => ({
+      ...serviceEnv,
+      DATABASE_URL: databaseUrls[name] ?? database.url,
+    });
     const ssoUrl = `http://localhost:${context.portOf('sso', 4100)}`;
     const shared: Env = {
       ...env,
@@ -112,14 +119,16 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
-    services.push(await startSso(context, shared));
+    services.push(await startSso(context, withDatabase('sso', shared)));
     const subgraphUrls: Record<string, string> = {};
     for (const unit of units) {
-      services.push(await startSubgraph(context, shared, unit));
+      services.push(await startSubgraph(context, withDatabase(unit.manifest.name, shared), unit));
       subgraphUrls[unit.manifest.name] =
         `http://${host}:${context.portOf(unit.manifest.name, unit.manifest.port)}/graphql`;
     }
-    services.push(await startGateway(context, { ...shared, ...explorerEnv }, subgraphUrls));
+    services.push(
+      await startGateway(context, withDatabase('gateway', { ...shared, ...explorerEnv }), subgraphUrls),
+    );
     return {
       urls: {
         gateway: gatewayUrl,
