@@ -4,7 +4,7 @@
  * subgraph's dependencies and its own schema (the app does its own), listens, and closes
  * everything on SIGINT/SIGTERM.
  */
-import { migrateSchema, createKnex, resolveDatabase } from '@fleetgraph/db';
+import { migrateSchema, createKnex, resolveDatabase, type Knex } from '@fleetgraph/db';
 import { dataDir, onShutdown } from '@fleetgraph/service-kit';
 import type { Env, SubgraphManifest } from './manifest';
 import { subgraphManifest } from './registry';
@@ -24,16 +24,27 @@ export async function runSubgraph(manifest: SubgraphManifest<any>, env: Env = pr
   });
 }
 
-/** The schemas a subgraph reads through published contracts exist before it starts. */
+/**
+ * The contracts a subgraph reads exist before it starts: a dependency whose published contract
+ * schemas are all there is left alone (it migrates itself; and when each app connects as its own
+ * role, this one may not touch the dependency's schema), else it is migrated here.
+ */
 async function migrateDependencies(databaseUrl: string, manifest: SubgraphManifest<any>): Promise<void> {
   if (!manifest.dependsOn?.length) return;
   const knex = createKnex({ url: databaseUrl });
   try {
     for (const name of manifest.dependsOn) {
       const dependency = await subgraphManifest(name);
+      if (await contractsExist(knex, dependency.contracts ?? [])) continue;
       await migrateSchema(knex, dependency.dbSchema, dependency.migrations);
     }
   } finally {
     await knex.destroy();
   }
+}
+
+async function contractsExist(knex: Knex, schemas: string[]): Promise<boolean> {
+  if (schemas.length === 0) return false;
+  const found = await knex.raw('select count(*) as n from pg_namespace where nspname = any(?)', [schemas]);
+  return Number(found.rows[0].n) === schemas.length;
 }
