@@ -3,7 +3,7 @@ export { loadSsoConfig, type SsoConfig } from './config';
 export { OAuthError } from './errors';
 export { hashPassword, verifyPassword } from './passwords';
 export { ensureUsers, type NewUser } from './data/users';
-export { migrations, SSO_SCHEMA } from '../migrations/index';
+export { migrations, SSO_SCHEMA, SSO_CONTRACT_SCHEMA, REVOCATION_CHANNEL } from '../migrations/index';
 export {
   createApplication,
   ensureApplication,

@@ -9,3 +9,9 @@ export {
   type RevocationListOptions,
 } from './revocation';
 export { bearerChallenge, BEARER_REALM, type BearerChallenge } from './challenge';
+export {
+  createDatabaseRevocationList,
+  REVOCATIONS_CHANNEL,
+  REVOCATIONS_VIEW,
+  type DatabaseRevocationList,
+} from './revocation-database';

@@ -11,6 +11,7 @@
  */
 import { optionalRedis } from '@fleetgraph/service-kit';
 import { LRUCache } from 'lru-cache';
+import { createDatabaseRevocationList } from './revocation-database';
 
 export interface RevocationList {
   /** Records a token id as revoked until `exp` (epoch seconds). */
@@ -20,7 +21,13 @@ export interface RevocationList {
 }
 
 export interface RevocationListOptions {
-  /** redis:// address; absent: in-memory (single process). */
+  /**
+   * The database holding the SSO's published revocations (revocation-database.ts): loaded at
+   * start and followed by LISTEN/NOTIFY, so revocations survive restarts and reach every process
+   * sharing the database, with or without Redis. The default of every verifier that has one.
+   */
+  databaseUrl?: string;
+  /** redis:// address; absent (and no databaseUrl): in-memory (single process). */
   redisUrl?: string;
   /** Redis key prefix (default `fleetgraph:revoked:`). */
   keyPrefix?: string;
@@ -108,10 +115,30 @@ function redisList(
   };
 }
 
+/** Revoked in either list (the database's and Redis, for layouts with several databases). */
+function either(first: RevocationList, second: RevocationList): RevocationList {
+  return {
+    async revoke(jti, exp) {
+      await Promise.all([first.revoke(jti, exp), second.revoke(jti, exp)]);
+    },
+    async isRevoked(jti) {
+      return (await first.isRevoked(jti)) || (await second.isRevoked(jti));
+    },
+    async close() {
+      await Promise.all([first.close(), second.close()]);
+    },
+  };
+}
+
 export function createRevocationList(options: RevocationListOptions = {}): RevocationList {
   const onError =
     options.onError ?? ((error, operation) => console.error(`revocation list ${operation} failed:`, error));
   const now = options.now ?? Date.now;
+  if (options.databaseUrl) {
+    const database = createDatabaseRevocationList({ databaseUrl: options.databaseUrl, now, onError });
+    if (!options.redisUrl) return database;
+    return either(database, createRevocationList({ ...options, databaseUrl: undefined }));
+  }
   const list = options.redisUrl
     ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError, now)
     : memoryList(now);

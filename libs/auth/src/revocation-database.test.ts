@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { createKnex, createTestDatabase, type Knex, type TestDatabase } from '@fleetgraph/db';
+import { createDatabaseRevocationList, type DatabaseRevocationList } from './revocation-database';
+
+let database: TestDatabase;
+let knex: Knex;
+const lists: DatabaseRevocationList[] = [];
+const T0 = Date.parse('2026-11-24T12:00:00Z');
+const exp = (secondsFromT0: number) => Math.floor(T0 / 1000) + secondsFromT0;
+
+/** The same shape as the SSO's contract: rows, a view of revoked ones, a trigger announcing them. */
+before(async () => {
+  database = await createTestDatabase('auth_revocations');
+  knex = createKnex({ url: database.url });
+  await knex.raw(`
+    create table tokens (jti uuid primary key, expires_at timestamptz not null, revoked_at timestamptz);
+    create view revoked_v1 as select jti, expires_at from tokens where revoked_at is not null;
+    create function announce() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('test_revocations', new.jti::text || ' ' || floor(extract(epoch from new.expires_at))::bigint::text);
+      return null;
+    end $$;
+    create trigger announce after update of revoked_at on tokens for each row execute function announce();
+  `);
+});
+after(async () => {
+  for (const list of lists) await list.close();
+  await knex?.destroy();
+  await database?.drop();
+});
+
+function open(clock: { now: number }): DatabaseRevocationList {
+  const list = createDatabaseRevocationList({
+    databaseUrl: database.url,
+    view: 'revoked_v1',
+    channel: 'test_revocations',
+    now: () => clock.now,
+    reconnectMs: 20,
+    onError: () => {},
+  });
+  lists.push(list);
+  return list;
+}
+
+async function revokeRow(jti: string, secondsFromT0: number): Promise<void> {
+  await knex('tokens').insert({ jti, expires_at: new Date(exp(secondsFromT0) * 1000) });
+  await knex('tokens').where({ jti }).update({ revoked_at: knex.fn.now() });
+}
+
+/** Waits (bounded) for a condition the database delivers asynchronously. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+test('a verifier started after a revocation refuses the token (loaded from the view)', async () => {
+  const before = randomUUID();
+  await revokeRow(before, 3600);
+  const list = open({ now: T0 });
+  assert.equal(await list.isRevoked(before), true);
+  assert.equal(await list.isRevoked(randomUUID()), false, 'an unknown token is not revoked');
+});
+
+test('a revocation made while the verifier runs arrives by notification', async () => {
+  const list = open({ now: T0 });
+  await list.synced();
+  const jti = randomUUID();
+  assert.equal(await list.isRevoked(jti), false);
+  await revokeRow(jti, 3600);
+  await eventually(() => list.isRevoked(jti), 'the announced revocation is honoured');
+});
+
+test('after a lost connection, what was revoked while away is loaded again', async () => {
+  const list = open({ now: T0 });
+  await list.synced();
+  await knex.raw(
+    "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'revocations' and datname = current_database()",
+  );
+  const jti = randomUUID();
+  await revokeRow(jti, 3600);
+  await eventually(() => list.isRevoked(jti), 'the revocation made during the outage is honoured');
+});
+
+test('a revocation is forgotten once its token has expired (injected clock)', async () => {
+  const clock = { now: T0 };
+  const jti = randomUUID();
+  await revokeRow(jti, 60);
+  const list = open(clock);
+  assert.equal(await list.isRevoked(jti), true);
+  clock.now = T0 + 61_000;
+  assert.equal(await list.isRevoked(jti), false, 'the token expired on its own');
+});

@@ -1,0 +1,154 @@
+/**
+ * The revocation list every verifier keeps in memory, fed by the database: the SSO's rows are the
+ * truth (sso.access_tokens.revoked_at), published as the read-only view
+ * `sso_contract.revoked_access_tokens_v1` and announced on the `fleetgraph_revocations` channel by
+ * a trigger, whatever path revoked the token (token endpoint, /oauth/revoke, rotation, pages,
+ * admin CLI in another process).
+ * - At start: LISTEN first, then load every unexpired revocation from the view, so nothing
+ *   announced in between is missed; a restarted verifier therefore refuses what was revoked
+ *   before it started.
+ * - Then each announcement (`<jti> <exp>`) is added as it arrives: a revocation reaches every
+ *   verifier as fast as PostgreSQL delivers a notification (milliseconds).
+ * - A lost connection is re-opened with backoff and the view loaded again (what was announced
+ *   while away is in the view).
+ * - isRevoked is a Map lookup (no round trip per request). It waits for the first load, so a
+ *   verifier never accepts a token in the gap between its start and its first read; if that read
+ *   fails, it answers from what it has (logged, retried) rather than refusing every token.
+ * - Entries leave at the token's expiry (the injected clock): the list never outgrows live tokens.
+ */
+import pg from 'pg';
+import type { RevocationList } from './revocation';
+
+export const REVOCATIONS_VIEW = 'sso_contract.revoked_access_tokens_v1';
+export const REVOCATIONS_CHANNEL = 'fleetgraph_revocations';
+
+export interface DatabaseRevocationOptions {
+  databaseUrl: string;
+  /** The published view (`jti`, `expires_at`); default REVOCATIONS_VIEW. */
+  view?: string;
+  /** The notification channel; default REVOCATIONS_CHANNEL. */
+  channel?: string;
+  /** The clock, in epoch ms (default Date.now). */
+  now?: () => number;
+  onError?: (error: unknown, operation: string) => void;
+  /** First reconnect delay in ms (doubling up to 10 s); default 250. */
+  reconnectMs?: number;
+}
+
+export interface DatabaseRevocationList extends RevocationList {
+  /** Resolves once the view has been read since the last (re)connection. */
+  synced(): Promise<void>;
+}
+
+const QUALIFIED = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+
+function parseAnnouncement(payload: string | undefined): { jti: string; exp: number } | undefined {
+  const [jti, exp] = (payload ?? '').split(' ');
+  const seconds = Number(exp);
+  return jti && Number.isFinite(seconds) ? { jti, exp: seconds } : undefined;
+}
+
+export function createDatabaseRevocationList(options: DatabaseRevocationOptions): DatabaseRevocationList {
+  const view = options.view ?? REVOCATIONS_VIEW;
+  const channel = options.channel ?? REVOCATIONS_CHANNEL;
+  if (!QUALIFIED.test(view) || !QUALIFIED.test(channel))
+    throw new Error('invalid revocation view or channel');
+  const now = options.now ?? Date.now;
+  const onError =
+    options.onError ?? ((error, operation) => console.error(`revocations ${operation}:`, error));
+  const revoked = new Map<string, number>();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let delay = options.reconnectMs ?? 250;
+  let timer: NodeJS.Timeout | undefined;
+  let lastSweep = now();
+
+  const remember = (jti: string, exp: number) => {
+    if (exp * 1000 > now()) revoked.set(jti, exp);
+  };
+  const sweep = () => {
+    if (now() - lastSweep < 60_000) return;
+    lastSweep = now();
+    for (const [jti, exp] of revoked) if (exp * 1000 <= now()) revoked.delete(jti);
+  };
+
+  async function load(connection: pg.Client): Promise<void> {
+    try {
+      const result = await connection.query<{ jti: string; exp: number }>(
+        `select jti::text as jti, extract(epoch from expires_at)::float8 as exp from ${view}`,
+      );
+      for (const row of result.rows) remember(row.jti, row.exp);
+    } catch (error) {
+      // The SSO's schema may not exist yet (a subgraph tested alone): announcements still arrive.
+      if ((error as { code?: string }).code !== '42P01') throw error;
+    }
+  }
+
+  function scheduleReconnect() {
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      latest = connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 10_000);
+  }
+
+  async function connect(): Promise<void> {
+    const connection = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: 'revocations',
+      // A frozen database must not hold the first request (which waits for the first load).
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 5_000,
+    });
+    connection.on('notification', (message) => {
+      const announced = parseAnnouncement(message.payload);
+      if (announced) remember(announced.jti, announced.exp);
+    });
+    connection.on('error', (error) => {
+      onError(error, 'listen');
+      void connection.end().catch(() => {});
+      if (client === connection) client = undefined;
+      scheduleReconnect();
+    });
+    try {
+      await connection.connect();
+      await connection.query(`listen ${channel}`);
+      await load(connection);
+      if (closed) return void (await connection.end());
+      client = connection;
+      delay = options.reconnectMs ?? 250;
+    } catch (error) {
+      onError(error, 'load');
+      await connection.end().catch(() => {});
+      scheduleReconnect();
+    }
+  }
+
+  // Requests wait for the first load only; later reloads (after a reconnection) never block them.
+  const initial = connect();
+  let latest = initial;
+
+  return {
+    async revoke(jti, exp) {
+      // The SSO's database row is the publication; this only saves waiting for its echo.
+      remember(jti, exp);
+    },
+    async isRevoked(jti) {
+      await initial;
+      sweep();
+      const exp = revoked.get(jti);
+      return exp !== undefined && exp * 1000 > now();
+    },
+    synced: () => latest,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await latest.catch(() => {});
+      await client?.end().catch(() => {});
+      client = undefined;
+      revoked.clear();
+    },
+  };
+}
