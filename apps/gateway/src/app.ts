@@ -146,11 +146,13 @@ export async function buildApp(
     await apollo.stop();
   });
 
-  // Verification stays local (cached keys and tokens); only the revocation check may ask Redis,
-  // at most once per token every revocationCacheMs.
+  // Verification stays local (cached keys and tokens): revocations are followed from the
+  // database (loaded at start, then LISTEN/NOTIFY), and Redis, when set, is asked at most once per
+  // token every revocationCacheMs.
   const revocations =
     options.revocations ??
     createRevocationList({
+      ...(config.revocationsDatabaseUrl ? { databaseUrl: config.revocationsDatabaseUrl } : {}),
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       cacheMs: config.revocationCacheMs,
       onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),

@@ -37,8 +37,14 @@ export interface GatewayConfig {
   metricsToken: string | undefined;
   /** Distinct operation names labelled in metrics; more are counted as "other". */
   metricsMaxOperations: number;
-  /** Redis holding the SSO's revocation list; without it the gateway sees no revocations of other processes. */
+  /** Redis: shared rate limits, query cache, persisted queries, and revocations published there too. */
   redisUrl: string | undefined;
+  /**
+   * The database where the SSO publishes revocations (sso_contract, LISTEN/NOTIFY):
+   * REVOCATIONS_DATABASE_URL, default DATABASE_URL. Without either (and without Redis) the gateway
+   * honours only revocations made in its own process.
+   */
+  revocationsDatabaseUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
   /** Query limits (issue 5); each refusal is QUERY_TOO_COMPLEX with the rule, limit and measured value. */
@@ -109,6 +115,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     METRICS_TOKEN: z.string().min(16, 'must have at least 16 characters').optional(),
     METRICS_MAX_OPERATIONS: envField.int(200, 1),
     REDIS_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().optional(),
+    REVOCATIONS_DATABASE_URL: z.string().optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
     MAX_DEPTH: envField.int(12, 1),
     MAX_ALIASES: envField.int(30, 0),
@@ -167,6 +175,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     metricsToken: parsed.METRICS_TOKEN,
     metricsMaxOperations: parsed.METRICS_MAX_OPERATIONS,
     redisUrl: parsed.REDIS_URL,
+    revocationsDatabaseUrl: parsed.REVOCATIONS_DATABASE_URL ?? parsed.DATABASE_URL,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
     maxDepth: parsed.MAX_DEPTH,
     maxAliases: parsed.MAX_ALIASES,

@@ -27,9 +27,8 @@ export interface SubgraphBuildOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: ServerOptions['logStream'];
   /**
-   * The shared list of revoked access tokens (the one-process start passes its in-memory one).
-   * Default: Redis when REDIS_URL is set, else none (a revoked token then stays valid here until
-   * it expires; the gateway refuses it either way).
+   * The list of revoked access tokens (the one-process start passes its shared one). Default: the
+   * SSO's revocations followed in this subgraph's database, plus Redis when REDIS_URL is set.
    */
   revocations?: RevocationList;
 }
@@ -63,16 +62,16 @@ export async function createSubgraphApp<L>(
   });
   app.addHook('onClose', async () => knex.destroy());
   // A direct call to the subgraph with a revoked token is refused like one through the gateway.
+  // Revocations are followed from the database the subgraph already uses (the SSO's published
+  // view, loaded at start, then LISTEN/NOTIFY), plus Redis when set.
   const revocations =
     options.revocations ??
-    (config.redisUrl
-      ? createRevocationList({
-          redisUrl: config.redisUrl,
-          cacheMs: config.revocationCacheMs,
-          onError: (error, operation) =>
-            app.log.warn({ err: error, operation }, 'revocation list unavailable'),
-        })
-      : undefined);
+    createRevocationList({
+      databaseUrl: config.databaseUrl,
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      cacheMs: config.revocationCacheMs,
+      onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
+    });
   if (revocations && !options.revocations) app.addHook('onClose', async () => revocations.close());
   try {
     if (options.migrate !== false) await migrateSchema(knex, definition.dbSchema, definition.migrations);

@@ -72,3 +72,12 @@ test("the SSO's role owns its schema and reads no fleet data", async () => {
     /permission denied for schema fleet_contract/,
   );
 });
+
+test("every token verifier's role reads the SSO's revocation contract, not its tables", async () => {
+  for (const app of ['gateway', 'fleet-core', 'dvir']) {
+    const verifier = connectAs(app);
+    const revoked = await verifier('sso_contract.revoked_access_tokens_v1').select('jti');
+    assert.ok(Array.isArray(revoked), `${app} reads the revocation contract`);
+    await assert.rejects(verifier('sso.access_tokens').select('jti'), /permission denied for schema sso/);
+  }
+});

@@ -7,8 +7,11 @@ import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
 export interface Stack {
+  /** The running platform (replaced by restart()). */
   platform: Platform;
   knex: Knex;
+  /** Stops every service and starts the platform again on the same database and ports. */
+  restart(): Promise<void>;
   login(email: string, password: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -41,18 +44,28 @@ export async function startStack(
   const database = await createTestDatabase(label);
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const names = ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)];
-  const platform = await startOnFreePorts(names, (ports) =>
-    startPlatform({
+  let ports: Record<string, number> = {};
+  const startOn = (chosen: Record<string, number>) => {
+    ports = chosen;
+    return startPlatform({
       env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
       dataDir,
-      ports,
+      ports: chosen,
       ...(options.seed === false ? { seed: false } : {}),
-    }),
-  );
+    });
+  };
+  let platform = await startOnFreePorts(names, startOn);
   const knex = createKnex({ url: database.url });
   return {
-    platform,
+    get platform() {
+      return platform;
+    },
     knex,
+    async restart() {
+      await platform.close();
+      // The same ports: the SSO's address is the tokens' issuer.
+      platform = await startOn(ports);
+    },
     async login(email, password) {
       const response = await fetch(`${platform.urls.sso}/oauth/token`, {
         method: 'POST',

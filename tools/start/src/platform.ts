@@ -79,11 +79,14 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       : 'using DATABASE_URL',
   );
   // In one process, the SSO (writer), the gateway and the subgraphs (readers) share one
-  // revocation list: Redis when REDIS_URL is set, else in memory. Separate processes each build
-  // their own from the environment (REDIS_URL to share it).
+  // revocation list, following the SSO's published revocations in the database (plus Redis when
+  // REDIS_URL is set). Separate processes each follow the database themselves.
   const revocations = options.processes
     ? undefined
-    : createRevocationList(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {});
+    : createRevocationList({
+        databaseUrl: database.url,
+        ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+      });
   const services: RunningService[] = [];
   const close = async () => {
     for (const service of [...services].reverse()) await service.close();

@@ -6,7 +6,7 @@
  * the administrator (the pre-role behaviour).
  */
 import { createKnex, provisionAppRoles, type AppRoleSpec } from '@fleetgraph/db';
-import { SSO_SCHEMA } from '@fleetgraph/sso';
+import { SSO_CONTRACT_SCHEMA, SSO_SCHEMA } from '@fleetgraph/sso';
 import type { SubgraphUnit } from '@fleetgraph/subgraph-kit';
 import type { Env } from './runners';
 
@@ -18,17 +18,20 @@ export function roleMode(env: Env): RoleMode {
   throw new Error(`DATABASE_ROLES must be auto, per-app or shared (got "${value}")`);
 }
 
-/** Every app's schemas: a subgraph owns its schema and contracts and reads its dependencies' contracts. */
+/**
+ * Every app's schemas: a subgraph owns its schema and contracts and reads its dependencies'
+ * contracts; every token verifier (gateway, subgraphs) reads the SSO's revocation contract.
+ */
 export function appRoleSpecs(units: SubgraphUnit[]): AppRoleSpec[] {
   const contracts = new Map(units.map((u) => [u.manifest.name, u.manifest.contracts ?? []]));
   const subgraphs = units.map(({ manifest }) => ({
     app: manifest.name,
     owns: [manifest.dbSchema, ...(manifest.contracts ?? [])],
-    reads: (manifest.dependsOn ?? []).flatMap((name) => contracts.get(name) ?? []),
+    reads: [SSO_CONTRACT_SCHEMA, ...(manifest.dependsOn ?? []).flatMap((name) => contracts.get(name) ?? [])],
   }));
   return [
-    { app: 'sso', owns: [SSO_SCHEMA], reads: [] },
-    { app: 'gateway', owns: [], reads: [] },
+    { app: 'sso', owns: [SSO_SCHEMA, SSO_CONTRACT_SCHEMA], reads: [] },
+    { app: 'gateway', owns: [], reads: [SSO_CONTRACT_SCHEMA] },
     ...subgraphs,
   ];
 }
