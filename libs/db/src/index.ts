@@ -1,6 +1,12 @@
 export { createKnex, ping, preparedQuery, type Knex, type KnexOptions } from './knex';
 export { migrateSchema, type Migration, type Migrations } from './migrate';
 export { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, type EmbeddedDatabase } from './embedded';
-export { resolveDatabase, type ResolvedDatabase } from './resolve';
-export { dropAppRoles, provisionAppRoles, rolePrefix, type AppRoleSpec, type ProvisionedRoles } from './roles';
+export { resolveDatabase, runningEmbeddedPort, type ResolvedDatabase } from './resolve';
+export {
+  dropAppRoles,
+  provisionAppRoles,
+  rolePrefix,
+  type AppRoleSpec,
+  type ProvisionedRoles,
+} from './roles';
 export { createTestDatabase, type TestDatabase } from './test-database';

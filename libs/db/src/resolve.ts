@@ -1,7 +1,9 @@
 /**
  * Which database to use: DATABASE_URL when set, else the embedded server (started here).
  */
-import { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT } from './embedded';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, embeddedUrl } from './embedded';
 
 export interface ResolvedDatabase {
   url: string;
@@ -18,10 +20,38 @@ export async function resolveDatabase(options: {
   if (options.databaseUrl) {
     return { url: options.databaseUrl, embedded: false, stop: async () => {} };
   }
+  const running = runningEmbeddedPort(options.dataDir);
+  if (running !== undefined) {
+    // Another process (`npm start`) holds the data folder: use its server, never stop it.
+    return { url: embeddedUrl(running), embedded: true, stop: async () => {} };
+  }
   const server = await startEmbeddedPostgres({
     dataDir: options.dataDir,
     port: options.embeddedPort ?? EMBEDDED_DEFAULT_PORT,
     ...(options.log ? { log: options.log } : {}),
   });
   return { url: server.url, embedded: true, stop: server.stop };
+}
+
+/**
+ * The port of the embedded server already running on this data folder, from PostgreSQL's own
+ * `postmaster.pid` (line 1: the pid, line 4: the port), if that process is alive.
+ */
+export function runningEmbeddedPort(dataDir: string): number | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive but another user's (the `postgres` system user when run as root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return port;
 }

@@ -125,6 +125,13 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     assert.equal(body.errors, undefined, stdout);
     assert.ok(body.data.account.fullName);
     assert.ok(body.data.account.groups.list.length > 0);
+    // The admin CLI, as documented, works against the running platform's embedded database.
+    const { DATABASE_URL: _none, ...cliEnv } = process.env;
+    const cli = await promisify(execFile)('npx', ['tsx', 'apps/sso/src/cli.ts', 'app', 'list'], {
+      cwd: repoRoot,
+      env: { ...cliEnv, FLEETGRAPH_DATA_DIR: dataDir },
+    });
+    assert.match(cli.stdout, /Fleetgraph explorer/, cli.stdout + cli.stderr);
   } finally {
     await stop(first, env.EMBEDDED_PG_PORT as string);
   }

@@ -86,6 +86,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     : createRevocationList({
         databaseUrl: database.url,
         ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+        // One line, not a stack: Ctrl-C stops the embedded database alongside this process.
+        onError: (error, operation) => log(`revocations: ${operation}: ${(error as Error).message}`),
       });
   const services: RunningService[] = [];
   const close = async () => {
