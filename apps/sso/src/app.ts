@@ -6,7 +6,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createRevocationList, type RevocationList } from '@fleetgraph/auth';
-import { createKnex, migrateSchema, ping, type Knex } from '@fleetgraph/db';
+import {
+  createKnex,
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  SERVICE_DATABASE_TIMEOUTS,
+  migrateSchema,
+  ping,
+  type Knex,
+} from '@fleetgraph/db';
 import { createServer } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
 import type { SsoConfig } from './config';
@@ -40,6 +48,8 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = createServer({
+    isUnavailable: isDatabaseUnavailable,
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     name: config.name,
     logLevel: config.logLevel,
     // Trust the nearest N proxies' X-Forwarded-For entries (proxy-addr's hop-count semantics).
@@ -50,6 +60,7 @@ export async function buildApp(
   const knex = createKnex({
     url: config.databaseUrl,
     applicationName: config.name,
+    timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   const revocations = options.revocations ?? createRevocationList();

@@ -2,6 +2,7 @@
  * The SSO's environment, read once at start and validated (every problem listed at once).
  * Everything else reads the typed SsoConfig, never process.env.
  */
+import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
 
 export interface SsoConfig {
@@ -31,6 +32,12 @@ export interface SsoConfig {
   auditRetentionDays: number;
   /** Expired tokens, codes, sessions and old audit rows are removed this often (0: never). */
   purgeIntervalSeconds: number;
+  /**
+   * No request waits on the database longer than these bounds (DATABASE_STATEMENT_TIMEOUT_MS 5000,
+   * DATABASE_CONNECT_TIMEOUT_MS 3000, DATABASE_ACQUIRE_TIMEOUT_MS 5000); past them the answer is
+   * 503 temporarily_unavailable with Retry-After.
+   */
+  databaseTimeouts?: DatabaseTimeouts;
 }
 
 const schema = z.object({
@@ -48,6 +55,9 @@ const schema = z.object({
   SSO_TRUST_PROXY_HOPS: envField.int(0, 0),
   AUDIT_RETENTION_DAYS: envField.int(365, 1),
   PURGE_INTERVAL_SECONDS: envField.int(3600, 0),
+  DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
+  DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
+  DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
 });
 
 export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
@@ -66,5 +76,10 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     purgeIntervalSeconds: parsed.PURGE_INTERVAL_SECONDS,
+    databaseTimeouts: {
+      statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
+      acquireMs: parsed.DATABASE_ACQUIRE_TIMEOUT_MS,
+    },
   };
 }

@@ -14,7 +14,8 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'unsupported_token_type'
-  | 'server_error';
+  | 'server_error'
+  | 'temporarily_unavailable';
 
 export class OAuthError extends Error {
   constructor(
@@ -24,7 +25,9 @@ export class OAuthError extends Error {
       ? 401
       : error === 'server_error'
         ? 500
-        : 400,
+        : error === 'temporarily_unavailable'
+          ? 503
+          : 400,
   ) {
     super(description);
     this.name = 'OAuthError';
@@ -50,4 +53,15 @@ export function wwwAuthenticate(error: OAuthError): string | undefined {
     return `Bearer realm=${authParam('fleetgraph-sso')}, error="invalid_token", error_description=${authParam(error.description)}`;
   }
   return undefined;
+}
+
+/**
+ * The database is away (libs/db isDatabaseUnavailable): RFC 6749's `temporarily_unavailable`,
+ * HTTP 503 with Retry-After, rather than a server error. Nothing was changed.
+ */
+export function temporarilyUnavailable(retryAfterSeconds: number): OAuthError & { retryAfter: number } {
+  return Object.assign(
+    new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable; retry later'),
+    { retryAfter: retryAfterSeconds },
+  );
 }

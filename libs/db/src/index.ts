@@ -1,4 +1,13 @@
-export { createKnex, ping, preparedQuery, type Knex, type KnexOptions } from './knex';
+export {
+  createKnex,
+  ping,
+  preparedQuery,
+  SERVICE_DATABASE_TIMEOUTS,
+  type DatabaseTimeouts,
+  type Knex,
+  type KnexOptions,
+} from './knex';
+export { isDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS } from './availability';
 export { migrateSchema, type Migration, type Migrations } from './migrate';
 export { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, type EmbeddedDatabase } from './embedded';
 export { resolveDatabase, runningEmbeddedPort, type ResolvedDatabase } from './resolve';

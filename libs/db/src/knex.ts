@@ -14,14 +14,38 @@ export interface KnexOptions {
   /** Called for every SQL statement sent (used by tests that count statements). */
   onQuery?: (sql: string) => void;
   applicationName?: string;
+  /**
+   * Bounds for a service's requests (none by default: seeds, imports and migrations may run
+   * long). `statementMs`: PostgreSQL's statement_timeout, plus a client-side query timeout 1 s
+   * above it, since a frozen server never cancels its own statements; `connectMs`: opening a
+   * connection; `acquireMs`: waiting for a pooled one (default 10 s).
+   */
+  timeouts?: DatabaseTimeouts;
 }
 
+export interface DatabaseTimeouts {
+  statementMs?: number;
+  connectMs?: number;
+  acquireMs?: number;
+}
+
+/** The bounds every service uses unless configured: no request waits on the database longer. */
+export const SERVICE_DATABASE_TIMEOUTS = { statementMs: 5_000, connectMs: 3_000, acquireMs: 5_000 } as const;
+
 export function createKnex(options: KnexOptions): Knex {
+  const timeouts = options.timeouts ?? {};
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString: options.url, application_name: options.applicationName ?? 'fleetgraph' },
+    connection: {
+      connectionString: options.url,
+      application_name: options.applicationName ?? 'fleetgraph',
+      ...(timeouts.statementMs
+        ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 }
+        : {}),
+      ...(timeouts.connectMs ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
+    },
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
-    acquireConnectionTimeout: 10_000,
+    acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,
   });
   if (options.onQuery) {
     const onQuery = options.onQuery;

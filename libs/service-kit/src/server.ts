@@ -40,6 +40,12 @@ export interface ServerOptions {
   fastify?: Partial<FastifyServerOptions>;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /**
+   * Errors that mean a dependency is away (the database: libs/db isDatabaseUnavailable): answered
+   * 503 `service_unavailable` with Retry-After (retryAfterSeconds, default 5) instead of 500.
+   */
+  isUnavailable?: (error: unknown) => boolean;
+  retryAfterSeconds?: number;
 }
 
 declare module 'fastify' {
@@ -126,6 +132,17 @@ export function createServer(options: ServerOptions): FastifyInstance {
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status === 500 && options.isUnavailable?.(error)) {
+      request.log.warn({ err: error }, 'dependency unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(options.retryAfterSeconds ?? 5))
+        .send({
+          error: 'service_unavailable',
+          message: 'Temporarily unavailable; retry later',
+          requestId: request.id,
+        });
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply

@@ -11,7 +11,16 @@ import {
   type RevocationList,
   type UserContext,
 } from '@fleetgraph/auth';
-import { createKnex, migrateSchema, ping, type Knex, type Migrations } from '@fleetgraph/db';
+import {
+  createKnex,
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  migrateSchema,
+  ping,
+  SERVICE_DATABASE_TIMEOUTS,
+  type Knex,
+  type Migrations,
+} from '@fleetgraph/db';
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { SubgraphConfig } from './config';
 import { loadTypeDefs } from './schema';
@@ -51,6 +60,8 @@ export async function createSubgraphApp<L>(
   options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = createServer({
+    isUnavailable: isDatabaseUnavailable,
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     name: config.name,
     logLevel: config.logLevel,
     ...(options.logStream ? { logStream: options.logStream } : {}),
@@ -58,6 +69,7 @@ export async function createSubgraphApp<L>(
   const knex = createKnex({
     url: config.databaseUrl,
     applicationName: config.name,
+    timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook('onClose', async () => knex.destroy());

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
+import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
 
 export interface SubgraphConfig {
@@ -20,6 +21,12 @@ export interface SubgraphConfig {
   redisUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
+  /**
+   * No request waits on the database longer than these bounds (DATABASE_STATEMENT_TIMEOUT_MS
+   * 5000, DATABASE_CONNECT_TIMEOUT_MS 3000, DATABASE_ACQUIRE_TIMEOUT_MS 5000); past them a field
+   * is SERVICE_UNAVAILABLE (retryable) and the answer HTTP 503 with Retry-After.
+   */
+  databaseTimeouts?: DatabaseTimeouts;
 }
 
 export function loadSubgraphConfig(
@@ -39,6 +46,9 @@ export function loadSubgraphConfig(
     DATABASE_URL: z.string().url().optional(),
     REDIS_URL: z.string().url().optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
+    DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
+    DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
+    DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
   });
   const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
   const issuer = parsed.SSO_ISSUER as string;
@@ -56,5 +66,10 @@ export function loadSubgraphConfig(
     databaseUrl: parsed.DATABASE_URL as string | undefined,
     redisUrl: parsed.REDIS_URL as string | undefined,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
+    databaseTimeouts: {
+      statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS as number,
+      connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS as number,
+      acquireMs: parsed.DATABASE_ACQUIRE_TIMEOUT_MS as number,
+    },
   };
 }

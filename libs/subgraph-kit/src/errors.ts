@@ -1,5 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
 
 /**
  * Errors a client caused keep their message and code (a request refused before GraphQL, such as a
@@ -38,6 +39,16 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
       out.push(withCode(error, 'BAD_USER_INPUT'));
       continue;
     }
+    if (isDatabaseUnavailable(original)) {
+      log.warn({ err: original, path: error.path }, 'database unavailable');
+      out.push(
+        new GraphQLError('The service is temporarily unavailable; retry later', {
+          ...(error.path ? { path: error.path } : {}),
+          extensions: { code: 'SERVICE_UNAVAILABLE', retryable: true },
+        }),
+      );
+      continue;
+    }
     log.error({ err: original, path: error.path }, 'resolver failed');
     out.push(
       new GraphQLError('Internal server error', {
@@ -73,8 +84,20 @@ export function errorResponse(
     !result.data && errors.every((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED');
   const refused =
     !result.data && errors.length === 1 ? REQUEST_STATUS[String(errors[0]!.extensions?.code)] : undefined;
+  // Nothing served because the database is away: 503, so clients and the gateway may retry.
+  const unavailable =
+    !hasData(result.data) &&
+    errors.length > 0 &&
+    errors.every((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE');
   return {
-    statusCode: refused ?? (validationOnly ? 400 : 200),
+    statusCode: refused ?? (validationOnly ? 400 : unavailable ? 503 : 200),
     response: { data: result.data ?? null, errors },
   };
 }
+
+/** True when some field of the answer holds a value. */
+function hasData(data: ExecutionResult['data']): boolean {
+  return !!data && Object.values(data).some((value) => value !== null);
+}
+
+export const SUBGRAPH_RETRY_AFTER_SECONDS = DATABASE_RETRY_AFTER_SECONDS;

@@ -21,7 +21,7 @@ import {
   type TokenVerifier,
   type UserContext,
 } from '@fleetgraph/auth';
-import { errorResponse } from './errors';
+import { errorResponse, SUBGRAPH_RETRY_AFTER_SECONDS } from './errors';
 import { checkArgumentValues } from './input-limits';
 import { DateTimeScalar, JsonScalar } from './scalars';
 
@@ -95,8 +95,12 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         return { user, loaders: options.createLoaders(user), requestId: request.id, log: request.log };
       },
       errorFormatter: (execution, context) => {
-        const log = (context as unknown as { reply?: { log: FastifyRequest['log'] } }).reply?.log ?? app.log;
-        return errorResponse(execution, log);
+        const reply = (
+          context as unknown as { reply?: { log: FastifyRequest['log']; header(k: string, v: string): void } }
+        ).reply;
+        const answer = errorResponse(execution, reply?.log ?? app.log);
+        if (answer.statusCode === 503) reply?.header('retry-after', String(SUBGRAPH_RETRY_AFTER_SECONDS));
+        return answer;
       },
     });
     // Every request, before execution: lists over the documented maximum and strings PostgreSQL

@@ -33,6 +33,7 @@ import { consentPage, errorPage, signInPage } from '../pages/authorize-pages';
 import { formField, pageDefaults, queryString, sendPage } from '../pages/page-plugin';
 import { cookieNames, csrfTokenValid, ensureCsrfToken, sessionUserId } from '../session/cookies';
 import { handleSignInPost } from '../session/sign-in-form';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
 
 export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
   await pageDefaults(app);
@@ -51,6 +52,11 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
         }),
         request.method === 'GET' ? 302 : 303,
       );
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendPage(reply, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
     }
     request.log.error({ err: error }, 'authorization request failed');
     return sendPage(reply, 500, errorPage('Something went wrong', 'Please try again in a moment.'));

@@ -4,12 +4,14 @@
  *   invalid_request, never a 415/500;
  * - every answer, success or error, carries Cache-Control: no-store and Pragma: no-cache;
  * - errors are `{ error, error_description }`; invalid_client is 401 with WWW-Authenticate;
- *   a throttled password check is 429 with Retry-After (see grants/password.ts);
+ *   a throttled password check is 429 with Retry-After (see grants/password.ts); the database
+ *   being away is 503 temporarily_unavailable with Retry-After;
  * - pipeline: read params -> grant type -> client authentication -> grant (its own checks) -> tokens.
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError, wwwAuthenticate } from '../errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
+import { OAuthError, temporarilyUnavailable, wwwAuthenticate } from '../errors';
 import { authenticateClient } from '../oauth/checks/client';
 import { checkGrantType } from '../oauth/checks/grant-type';
 import { readParams } from '../oauth/checks/params';
@@ -37,6 +39,9 @@ export function oauthErrorHandler(
   } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Fastify's own client errors: unsupported content type, malformed JSON, body too large...
     oauthError = new OAuthError('invalid_request', `The request could not be read: ${error.message}`);
+  } else if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    oauthError = temporarilyUnavailable(DATABASE_RETRY_AFTER_SECONDS);
   } else {
     request.log.error({ err: error }, 'oauth request failed');
     oauthError = new OAuthError('server_error', 'Internal server error');
