@@ -41,6 +41,8 @@ export interface BuildOptions {
    * when created here.
    */
   revocations?: RevocationList;
+  /** How progressive sign-in delays wait (default a timer; tests record them instead). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export async function buildApp(
@@ -79,7 +81,15 @@ export async function buildApp(
       refreshTtlSeconds: config.refreshTokenTtl,
       onError: (error) => app.log.warn({ err: error }, 'refresh rotation batch failed; retried one by one'),
     });
-    const ctx: OAuthContext = { knex, keys, config, revocations, rotations, log: app.log };
+    const ctx: OAuthContext = {
+      knex,
+      keys,
+      config,
+      revocations,
+      rotations,
+      log: app.log,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    };
     app.addReadinessCheck('database', () => ping(knex));
     schedulePurge(app, knex, config);
     // Each route family is its own encapsulated plugin with its own error handling.

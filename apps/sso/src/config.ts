@@ -4,6 +4,7 @@
  */
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './data/throttle';
 
 export interface SsoConfig {
   name: string;
@@ -38,6 +39,12 @@ export interface SsoConfig {
    * 503 temporarily_unavailable with Retry-After.
    */
   databaseTimeouts?: DatabaseTimeouts;
+  /**
+   * The brute-force policy (data/throttle.ts): LOGIN_WINDOW_SECONDS (900),
+   * LOGIN_PAIR_MAX_FAILURES (10 per account and address), LOGIN_ADDRESS_MAX_FAILURES (100 per
+   * address), LOGIN_DELAY_AFTER_FAILURES (3), LOGIN_DELAY_BASE_MS (250), LOGIN_DELAY_MAX_MS (4000).
+   */
+  throttle: ThrottlePolicy;
 }
 
 const schema = z.object({
@@ -58,6 +65,12 @@ const schema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
   DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
   DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
+  LOGIN_WINDOW_SECONDS: envField.int(DEFAULT_THROTTLE_POLICY.windowSeconds, 1),
+  LOGIN_PAIR_MAX_FAILURES: envField.int(DEFAULT_THROTTLE_POLICY.pairMaxFailures, 1),
+  LOGIN_ADDRESS_MAX_FAILURES: envField.int(DEFAULT_THROTTLE_POLICY.addressMaxFailures, 1),
+  LOGIN_DELAY_AFTER_FAILURES: envField.int(DEFAULT_THROTTLE_POLICY.delayAfterFailures, 0),
+  LOGIN_DELAY_BASE_MS: envField.int(DEFAULT_THROTTLE_POLICY.delayBaseMs, 0),
+  LOGIN_DELAY_MAX_MS: envField.int(DEFAULT_THROTTLE_POLICY.delayMaxMs, 0),
 });
 
 export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
@@ -76,6 +89,14 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     purgeIntervalSeconds: parsed.PURGE_INTERVAL_SECONDS,
+    throttle: {
+      windowSeconds: parsed.LOGIN_WINDOW_SECONDS,
+      pairMaxFailures: parsed.LOGIN_PAIR_MAX_FAILURES,
+      addressMaxFailures: parsed.LOGIN_ADDRESS_MAX_FAILURES,
+      delayAfterFailures: parsed.LOGIN_DELAY_AFTER_FAILURES,
+      delayBaseMs: parsed.LOGIN_DELAY_BASE_MS,
+      delayMaxMs: parsed.LOGIN_DELAY_MAX_MS,
+    },
     databaseTimeouts: {
       statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
       connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,

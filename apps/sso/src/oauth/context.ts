@@ -16,6 +16,8 @@ export interface OAuthContext {
   /** Batched fast refresh-token rotation (data/refresh-rotation.ts). */
   rotations: RotationBatcher;
   log: FastifyBaseLogger;
+  /** How a progressive delay waits (tests record it instead of waiting). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Token endpoint parameters: one string per name (see checks/params.ts). */

@@ -1,18 +1,12 @@
 /**
- * A password sign-in from a page (authorization flow or application pages).
- * - throttled per account and per client address before the password is checked (429 with the
- *   seconds to wait);
- * - argon2 check; an unknown user is checked against a decoy hash (same time, same answer);
- *   a disabled user gets the same answer as a wrong password;
- * - an attempt is recorded before the password is checked (data/throttle.ts beginAttempt); a
- *   success removes it and clears the account's failures;
- * - every outcome is audited.
+ * A password sign-in from a page (authorization flow or application pages), under the
+ * brute-force policy (data/throttle.ts, session/password-check.ts): a locked pair or an address
+ * over its ceiling is a 429 page with the seconds to wait; a wrong password, an unknown or a
+ * disabled user the same 401 message. Every outcome is audited.
  */
 import { audit } from '../data/audit';
-import { attemptSucceeded, beginAttempt, throttleKeys } from '../data/throttle';
-import { findUserByEmail } from '../data/users';
 import type { OAuthContext } from '../oauth/context';
-import { decoyHash, verifyPassword } from '../passwords';
+import { attemptPassword } from './password-check';
 
 export type SignInOutcome =
   { ok: true; userId: string } | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
@@ -21,24 +15,28 @@ export async function attemptSignIn(
   ctx: OAuthContext,
   input: { email: string; password: string; ip: string; clientId: string | null },
 ): Promise<SignInOutcome> {
-  const keys = throttleKeys(input.email, input.ip);
-  const { wait, attempt } = await beginAttempt(ctx.knex, keys);
-  if (!attempt) {
+  const attempt = await attemptPassword(ctx, input);
+  if (attempt.outcome === 'throttled') {
     await audit(ctx.knex, 'sign_in.throttled', { clientId: input.clientId, ip: input.ip });
     return {
       ok: false,
       status: 429,
-      retryAfter: wait,
-      message: `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`,
+      retryAfter: attempt.retryAfter,
+      message: `Too many failed attempts. Try again in ${Math.ceil(attempt.retryAfter / 60)} minutes.`,
     };
   }
-  const user = await findUserByEmail(ctx.knex, input.email);
-  const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
-  if (!user || !passwordOk || user.disabled) {
-    await audit(ctx.knex, 'sign_in.failure', { userId: user?.id, clientId: input.clientId, ip: input.ip });
+  if (attempt.outcome === 'refused') {
+    await audit(ctx.knex, 'sign_in.failure', {
+      userId: attempt.user?.id,
+      clientId: input.clientId,
+      ip: input.ip,
+    });
     return { ok: false, status: 401, message: 'The email address or password is not correct.' };
   }
-  await attemptSucceeded(ctx.knex, attempt, input.email);
-  await audit(ctx.knex, 'sign_in.success', { userId: user.id, clientId: input.clientId, ip: input.ip });
-  return { ok: true, userId: user.id };
+  await audit(ctx.knex, 'sign_in.success', {
+    userId: attempt.user.id,
+    clientId: input.clientId,
+    ip: input.ip,
+  });
+  return { ok: true, userId: attempt.user.id };
 }

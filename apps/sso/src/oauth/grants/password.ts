@@ -3,9 +3,10 @@
  * - username (an email, matched case-insensitively) and password are required: invalid_request;
  * - a client is optional (scripts of an account owner); a registered client must be allowed the
  *   password grant (unauthorized_client);
- * - throttled per account and per client address (data/throttle.ts): while throttled the answer
- *   is 429 with Retry-After and the RFC 6749 body `invalid_grant` ("Too many failed attempts"),
- *   without checking the password;
+ * - the brute-force policy (data/throttle.ts, session/password-check.ts): a locked (account,
+ *   address) pair or an address over its ceiling is 429 with Retry-After and the RFC 6749 body
+ *   `invalid_grant` ("Too many failed attempts"), without checking the password; an account's
+ *   repeated failures are answered after a progressive delay;
  * - the password is checked with argon2; an unknown user is checked against a decoy hash, so it
  *   costs the same time as a wrong password and answers the same invalid_grant (no enumeration);
  * - a disabled user is refused with the same invalid_grant;
@@ -14,10 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { audit } from '../../data/audit';
-import { attemptSucceeded, beginAttempt, throttleKeys } from '../../data/throttle';
-import { findUserByEmail } from '../../data/users';
 import { OAuthError } from '../../errors';
-import { decoyHash, verifyPassword } from '../../passwords';
+import { attemptPassword } from '../../session/password-check';
 import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
@@ -43,29 +42,25 @@ export async function passwordGrant(
   const { username, password } = requireParams(params, 'username', 'password');
   const scope = checkScope(params.scope, PASSWORD_GRANT_SCOPE);
 
-  const keys = throttleKeys(username, meta.ip);
-  const { wait, attempt } = await beginAttempt(ctx.knex, keys);
-  if (!attempt) {
+  const attempt = await attemptPassword(ctx, { email: username, password, ip: meta.ip });
+  if (attempt.outcome === 'throttled') {
     await audit(ctx.knex, 'token.throttled', {
       clientId: client.clientId,
       ip: meta.ip,
       detail: { grant: 'password' },
     });
-    throw new ThrottledError(wait);
+    throw new ThrottledError(attempt.retryAfter);
   }
-
-  const user = await findUserByEmail(ctx.knex, username.trim());
-  const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
-  if (!user || !passwordOk || user.disabled) {
+  if (attempt.outcome === 'refused') {
     await audit(ctx.knex, 'token.refused', {
-      userId: user?.id,
+      userId: attempt.user?.id,
       clientId: client.clientId,
       ip: meta.ip,
       detail: { grant: 'password' },
     });
     throw new OAuthError('invalid_grant', BAD_CREDENTIALS);
   }
-  await attemptSucceeded(ctx.knex, attempt, username);
+  const { user } = attempt;
 
   return ctx.knex.transaction(async (trx) => {
     const tokens = await issueTokens(ctx, trx, {
