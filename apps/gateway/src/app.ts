@@ -74,6 +74,7 @@ export async function buildApp(
     maxAliases: config.maxAliases,
     maxTokens: config.maxTokens,
     maxCost: config.maxCost,
+    maxIntrospectionRoots: config.maxIntrospectionRoots,
     defaultPageSizeForCost: config.defaultPageSizeForCost,
   };
   // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
@@ -103,6 +104,7 @@ export async function buildApp(
             pool,
             metrics,
             log: app.log,
+            ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
           }),
   });
   const apq = persistedQueries({

@@ -45,6 +45,8 @@ export interface GatewayConfig {
    * honours only revocations made in its own process.
    */
   revocationsDatabaseUrl: string | undefined;
+  /** SUBGRAPH_SHARED_SECRET: sent to every subgraph, which then answers the gateway only. */
+  subgraphSecret: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
   /** Query limits (issue 5); each refusal is QUERY_TOO_COMPLEX with the rule, limit and measured value. */
@@ -53,6 +55,8 @@ export interface GatewayConfig {
   maxTokens: number;
   /** Estimated cost: each field 1, a paged field multiplies its selection by its pageSize. */
   maxCost: number;
+  /** `__schema`/`__type` roots per operation (MAX_INTROSPECTION_ROOTS, default 3): each walks the whole schema. */
+  maxIntrospectionRoots: number;
   /** Page size the cost estimate assumes when a paged field is called without pageSize. */
   defaultPageSizeForCost: number;
   /** Largest request body in bytes; larger bodies get HTTP 413 PAYLOAD_TOO_LARGE. */
@@ -117,6 +121,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     REDIS_URL: z.string().url().optional(),
     DATABASE_URL: z.string().optional(),
     REVOCATIONS_DATABASE_URL: z.string().optional(),
+    SUBGRAPH_SHARED_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
     MAX_DEPTH: envField.int(12, 1),
     MAX_ALIASES: envField.int(30, 0),
@@ -125,6 +130,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     // 200,801) pass, as the cross-service tests ask; three nested pages of the default 50 do not.
     MAX_COST: envField.int(250_000, 1),
     DEFAULT_PAGE_SIZE_FOR_COST: envField.int(50, 0),
+    MAX_INTROSPECTION_ROOTS: envField.int(3, 1),
     MAX_BODY_BYTES: envField.int(1_000_000, 1),
     PERSISTED_QUERIES: envField.bool(true),
     APQ_TTL_SECONDS: envField.int(86_400, 1),
@@ -176,12 +182,14 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     metricsMaxOperations: parsed.METRICS_MAX_OPERATIONS,
     redisUrl: parsed.REDIS_URL,
     revocationsDatabaseUrl: parsed.REVOCATIONS_DATABASE_URL ?? parsed.DATABASE_URL,
+    subgraphSecret: parsed.SUBGRAPH_SHARED_SECRET,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
     maxDepth: parsed.MAX_DEPTH,
     maxAliases: parsed.MAX_ALIASES,
     maxTokens: parsed.MAX_TOKENS,
     maxCost: parsed.MAX_COST,
     defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST,
+    maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS,
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     persistedQueries: parsed.PERSISTED_QUERIES,
     apqTtlSeconds: parsed.APQ_TTL_SECONDS,

@@ -4,6 +4,7 @@ import { context as otelContext, propagation } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { Kind, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { tracingEnabled } from '@fleetgraph/service-kit';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
@@ -32,6 +33,8 @@ export interface ForwardingDataSourceOptions {
   pool?: SubgraphPool;
   metrics?: GatewayMetrics;
   log?: FastifyBaseLogger;
+  /** SUBGRAPH_SHARED_SECRET, sent in GATEWAY_SECRET_HEADER on every call. */
+  subgraphSecret?: string;
 }
 
 interface Failure {
@@ -77,9 +80,11 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    if (!('token' in context) || !context.token) return;
     const headers = request.http?.headers;
     if (!headers) return;
+    // The subgraphs answer only the gateway when they share this secret.
+    if (this.options.subgraphSecret) headers.set(GATEWAY_SECRET_HEADER, this.options.subgraphSecret);
+    if (!('token' in context) || !context.token) return;
     headers.set('authorization', `Bearer ${context.token}`);
     headers.set('x-request-id', context.requestId);
     if (tracingEnabled()) propagation.inject(otelContext.active(), headers, headerSetter);

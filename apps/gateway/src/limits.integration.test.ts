@@ -167,6 +167,13 @@ describe('query limits with the default configuration', () => {
     assert.equal(subgraphCalls, 0);
   });
 
+  test('an introspection bomb (30 aliased __schema walks, within the alias limit) is QUERY_TOO_COMPLEX', async () => {
+    const walk = '__schema { types { name fields { name type { name } } } }';
+    const query = `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: ${walk}`).join(' ')} }`;
+    const response = await injectGraphQL(app, query, { token });
+    assertTooComplex(response, 'introspection', 3, 30);
+  });
+
   for (const query of [
     '{ devices(pageSize: 50) { list { id groups { list { id label } } } } }',
     // two nested pages at their documented maxima (the cross-service tests ask this one)

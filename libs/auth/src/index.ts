@@ -15,3 +15,4 @@ export {
   REVOCATIONS_VIEW,
   type DatabaseRevocationList,
 } from './revocation-database';
+export { GATEWAY_SECRET_HEADER, isGatewaySecret } from './gateway-secret';

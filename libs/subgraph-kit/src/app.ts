@@ -99,6 +99,8 @@ export async function createSubgraphApp<L>(
         ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
       createLoaders: (user) => definition.createLoaders(knex, user),
+      ...(config.limits ? { limits: config.limits } : {}),
+      ...(config.gatewaySecret ? { gatewaySecret: config.gatewaySecret } : {}),
     });
   } catch (error) {
     await app.close();

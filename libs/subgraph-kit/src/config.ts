@@ -6,6 +6,7 @@ import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
 
 export interface SubgraphConfig {
   name: string;
@@ -27,6 +28,14 @@ export interface SubgraphConfig {
    * is SERVICE_UNAVAILABLE (retryable) and the answer HTTP 503 with Retry-After.
    */
   databaseTimeouts?: DatabaseTimeouts;
+  /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST). */
+  limits?: QueryLimits;
+  /**
+   * SUBGRAPH_SHARED_SECRET (16+ characters): when set, only the gateway (which sends it) is
+   * served; `npm start` always sets one. Unset: direct calls with a valid token are served (tests,
+   * a subgraph run alone).
+   */
+  gatewaySecret?: string;
 }
 
 export function loadSubgraphConfig(
@@ -49,6 +58,13 @@ export function loadSubgraphConfig(
     DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
     DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
     DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
+    MAX_DEPTH: envField.int(DEFAULT_QUERY_LIMITS.maxDepth, 1),
+    MAX_ALIASES: envField.int(DEFAULT_QUERY_LIMITS.maxAliases, 0),
+    MAX_TOKENS: envField.int(DEFAULT_QUERY_LIMITS.maxTokens, 1),
+    MAX_COST: envField.int(DEFAULT_QUERY_LIMITS.maxCost, 1),
+    MAX_INTROSPECTION_ROOTS: envField.int(DEFAULT_QUERY_LIMITS.maxIntrospectionRoots, 1),
+    DEFAULT_PAGE_SIZE_FOR_COST: envField.int(DEFAULT_QUERY_LIMITS.defaultPageSizeForCost, 0),
+    SUBGRAPH_SHARED_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
   });
   const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
   const issuer = parsed.SSO_ISSUER as string;
@@ -66,6 +82,15 @@ export function loadSubgraphConfig(
     databaseUrl: parsed.DATABASE_URL as string | undefined,
     redisUrl: parsed.REDIS_URL as string | undefined,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
+    limits: {
+      maxDepth: parsed.MAX_DEPTH as number,
+      maxAliases: parsed.MAX_ALIASES as number,
+      maxTokens: parsed.MAX_TOKENS as number,
+      maxCost: parsed.MAX_COST as number,
+      maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS as number,
+      defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST as number,
+    },
+    ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
     databaseTimeouts: {
       statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS as number,
       connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS as number,

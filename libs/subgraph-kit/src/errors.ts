@@ -73,13 +73,23 @@ function withCode(error: GraphQLError, fallback: string): GraphQLError {
 }
 
 /** HTTP status of a request refused before GraphQL, by code. */
-const REQUEST_STATUS: Record<string, number | undefined> = { PAYLOAD_TOO_LARGE: 413, BAD_REQUEST: 400 };
+const REQUEST_STATUS: Record<string, number | undefined> = {
+  PAYLOAD_TOO_LARGE: 413,
+  BAD_REQUEST: 400,
+  QUERY_TOO_COMPLEX: 400,
+};
 
 export function errorResponse(
   result: ExecutionResult & { errors: readonly GraphQLError[] },
   log: FastifyBaseLogger,
 ) {
-  const errors = formatErrors(result.errors, log).map((e) => e.toJSON());
+  // `http` is a server hint (the status), not for clients.
+  const errors = formatErrors(result.errors, log).map((e) => {
+    const json = e.toJSON();
+    if (json.extensions?.http === undefined) return json;
+    const { http: _http, ...extensions } = json.extensions;
+    return { ...json, extensions };
+  });
   const validationOnly =
     !result.data && errors.every((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED');
   const refused =

@@ -14,8 +14,11 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { DocumentNode } from 'graphql';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
+import { checkDocumentLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
 import {
   AuthError,
+  GATEWAY_SECRET_HEADER,
+  isGatewaySecret,
   bearerChallenge,
   bearerToken,
   type TokenVerifier,
@@ -52,6 +55,16 @@ export interface SubgraphOptions<L> {
   path?: string;
   /** Maximum query depth accepted (defence in depth; the gateway enforces its own limits). */
   queryDepth?: number;
+  /**
+   * The gateway's query limits, applied here too (default DEFAULT_QUERY_LIMITS), so a direct call
+   * to the subgraph's port cannot ask what the gateway would refuse.
+   */
+  limits?: QueryLimits;
+  /**
+   * When set, only requests carrying it in `x-fleetgraph-gateway` are served (the gateway sends
+   * it): the subgraph's port cannot sidestep the gateway's rate limit. 403 FORBIDDEN otherwise.
+   */
+  gatewaySecret?: string;
 }
 
 declare module 'fastify' {
@@ -75,6 +88,15 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
   await app.register(async (scope) => {
     scope.decorateRequest('user', undefined);
     scope.addHook('onRequest', async (request, reply) => {
+      if (
+        options.gatewaySecret &&
+        !isGatewaySecret(request.headers[GATEWAY_SECRET_HEADER], options.gatewaySecret)
+      ) {
+        return reply.code(403).send({
+          data: null,
+          errors: [{ message: 'This subgraph answers the gateway only', extensions: { code: 'FORBIDDEN' } }],
+        });
+      }
       try {
         request.user = await options.verifier.verify(bearerToken(request.headers.authorization));
       } catch (error) {
@@ -105,8 +127,13 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
     });
     // Every request, before execution: lists over the documented maximum and strings PostgreSQL
     // cannot store are BAD_USER_INPUT rather than a database error (see input-limits.ts).
-    scope.graphql.addHook('preExecution', async (_schema, document, _context, variables) => {
-      const error = checkArgumentValues(document, variables as Record<string, unknown> | undefined);
+    // The gateway's limits (depth, aliases, cost, introspection roots), then argument values.
+    const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    scope.graphql.addHook('preExecution', async (executed, document, _context, variables) => {
+      const values = variables as Record<string, unknown> | undefined;
+      const error =
+        checkDocumentLimits({ schema: executed, document, variables: values, limits }) ??
+        checkArgumentValues(document, values);
       if (error) throw error;
     });
   });

@@ -71,7 +71,10 @@ before(async () => {
   fleetUrl = stack.platform.urls.subgraphs['fleet-core']!;
   tokens.demo = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
   tokens.other = await stack.login(OTHER_ORG_EMAIL, DEMO_PASSWORD);
-  const introspection = await postGraphQL(fleetUrl, getIntrospectionQuery(), { token: tokens.demo });
+  const introspection = await postGraphQL(fleetUrl, getIntrospectionQuery(), {
+    token: tokens.demo,
+    headers: stack.platform.subgraphHeaders,
+  });
   assert.equal(introspection.errors, undefined, JSON.stringify(introspection.errors));
   schema = buildClientSchema(introspection.data as unknown as IntrospectionQuery);
 
@@ -275,7 +278,10 @@ async function lookupArgs(answers: Answers, field: GraphQLField<unknown, unknown
 describe('every fleet-core field through the gateway', () => {
   test('every root query answers through the gateway exactly as fleet-core answers it directly', async () => {
     for (const call of calls) {
-      const direct = await postGraphQL(fleetUrl, rootDocument(call.field, call.args), { token: tokens.demo });
+      const direct = await postGraphQL(fleetUrl, rootDocument(call.field, call.args), {
+        token: tokens.demo,
+        headers: stack.platform.subgraphHeaders,
+      });
       assert.equal(direct.errors, undefined, `${label(call)}: ${JSON.stringify(direct.errors)}`);
       assert.deepEqual(
         demoAnswers.data.get(label(call)),
@@ -331,6 +337,7 @@ describe('another organization reaches none of it', () => {
       assert.ok(representations.length > 0, `demo answers hold ${typename} ids`);
       const document = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on ${typename} { id } } }`;
       const mine = await postGraphQL(fleetUrl, document, {
+        headers: stack.platform.subgraphHeaders,
         token: tokens.demo,
         variables: { r: representations },
       });
@@ -340,6 +347,7 @@ describe('another organization reaches none of it', () => {
         `control: the demo account resolves its own ${typename}s`,
       );
       const theirs = await postGraphQL(fleetUrl, document, {
+        headers: stack.platform.subgraphHeaders,
         token: tokens.other,
         variables: { r: representations },
       });

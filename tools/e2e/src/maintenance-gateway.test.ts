@@ -52,6 +52,7 @@ test('every maintenance query through the gateway, as the subgraph answers it', 
     document.replace(/ plate/g, ''),
     {
       token: tokens.demo,
+      headers: stack.platform.subgraphHeaders,
     },
   );
   assert.equal(direct.errors, undefined);
@@ -186,6 +187,7 @@ test('another organization sees none of the demo organization maintenance', asyn
     `query($r: [_Any!]!) { _entities(representations: $r) { ... on Vehicle { id maintenanceUpcoming { count } } ... on MaintenanceHistorical { id } } }`,
     {
       token: tokens.other,
+      headers: stack.platform.subgraphHeaders,
       variables: {
         r: [
           { __typename: 'Vehicle', id: item.vehicle.id },

@@ -104,6 +104,7 @@ test('another organization sees none of the demo: lookups null, lists empty, _en
     `query($r: [_Any!]!) { _entities(representations: $r) { ... on Group { mobilityTransactions { count } } ... on MobilityTransaction { id } ... on MobilityTransactionAnomaly { id } } }`,
     {
       token: tokens.other,
+      headers: stack.platform.subgraphHeaders,
       variables: {
         r: [
           { __typename: 'Group', id: anomaly.transaction.group.id },

@@ -29,6 +29,7 @@ before(async () => {
     loadGatewayConfig({
       LOG_LEVEL: 'silent',
       SSO_ISSUER: urls.sso,
+      SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
       ...Object.fromEntries(
         Object.entries(urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
       ),

@@ -43,7 +43,10 @@ const login = async (email: string) =>
 const viaGateway = (token: string) =>
   postGraphQL(stack.platform.urls.graphql, '{ account { email } }', { token });
 const direct = (token: string) =>
-  postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, '{ account { email } }', { token });
+  postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, '{ account { email } }', {
+    token,
+    headers: stack.platform.subgraphHeaders,
+  });
 
 /** True once the gateway and fleet-core, called directly, both refuse the token (bounded: 2 s). */
 async function refusedEverywhere(token: string): Promise<boolean> {

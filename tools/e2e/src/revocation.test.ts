@@ -75,7 +75,11 @@ test('a revoked token family is refused by the gateway within seconds; other log
 test('a revoked access token is refused by a subgraph called directly too', async () => {
   const login = await token({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD });
   const fleetCore = stack.platform.urls.subgraphs['fleet-core']!;
-  const direct = () => postGraphQL(fleetCore, '{ account { email } }', { token: login.body.access_token! });
+  const direct = () =>
+    postGraphQL(fleetCore, '{ account { email } }', {
+      token: login.body.access_token!,
+      headers: stack.platform.subgraphHeaders,
+    });
   assert.equal((await direct()).data?.account.email, DEMO_EMAIL, 'control: the subgraph accepts it');
   const revoke = await fetch(`${stack.platform.urls.sso}/oauth/revoke`, {
     method: 'POST',

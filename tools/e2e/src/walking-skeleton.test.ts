@@ -126,6 +126,7 @@ describe('password grant to gateway query', () => {
       `query($r: [_Any!]!) { _entities(representations: $r) { ... on Group { id } ... on Device { id } } }`,
       {
         token: otherToken,
+        headers: stack.platform.subgraphHeaders,
         variables: {
           r: [
             { __typename: 'Group', id: acmeGroup.id },
@@ -139,9 +140,39 @@ describe('password grant to gateway query', () => {
   });
 
   test('a direct subgraph call without a token is refused', async () => {
-    const res = await postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, '{ account { id } }');
+    const res = await postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, '{ account { id } }', {
+      headers: stack.platform.subgraphHeaders,
+    });
     assert.equal(res.status, 401);
     assert.equal(res.errors?.[0]?.extensions?.code, 'UNAUTHENTICATED');
+  });
+
+  test('a direct subgraph call with a valid token but without the gateway secret is refused', async () => {
+    const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+    const fleetCore = stack.platform.urls.subgraphs['fleet-core']!;
+    const withSecret = await postGraphQL(fleetCore, '{ account { email } }', {
+      token,
+      headers: stack.platform.subgraphHeaders,
+    });
+    assert.equal(withSecret.data?.account.email, DEMO_EMAIL, 'control: with the secret it is served');
+    const attempts: Record<string, string>[] = [{}, { 'x-fleetgraph-gateway': 'a-guess-of-the-secret' }];
+    for (const headers of attempts) {
+      const res = await postGraphQL(fleetCore, '{ account { email } }', { token, headers });
+      assert.equal(res.status, 403);
+      assert.equal(res.errors?.[0]?.extensions?.code, 'FORBIDDEN');
+      assert.equal(res.data, null);
+    }
+  });
+
+  test('a direct subgraph call is held to the gateway limits (200 aliased pages of 500)', async () => {
+    const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+    const query = `{ ${Array.from({ length: 200 }, (_, i) => `d${i}: devices(pageSize: 500) { list { id } }`).join(' ')} }`;
+    const res = await postGraphQL(stack.platform.urls.subgraphs['fleet-core']!, query, {
+      token,
+      headers: stack.platform.subgraphHeaders,
+    });
+    assert.equal(res.status, 400, JSON.stringify(res.errors));
+    assert.equal(res.errors?.[0]?.extensions?.code, 'QUERY_TOO_COMPLEX');
   });
 });
 

@@ -6,7 +6,7 @@
  * (`processes: true`), from the same manifests.
  */
 import type { FastifyInstance } from 'fastify';
-import { createRevocationList, type RevocationList } from '@fleetgraph/auth';
+import { createRevocationList, GATEWAY_SECRET_HEADER, type RevocationList } from '@fleetgraph/auth';
 import { createKnex, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
@@ -33,6 +33,8 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
+  /** Headers a direct call to a subgraph needs (the shared secret only the gateway sends). */
+  subgraphHeaders: Record<string, string>;
   urls: {
     gateway: string;
     graphql: string;
@@ -121,6 +123,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       ...env,
       SSO_ISSUER: env.SSO_ISSUER ?? ssoUrl,
       PAGING_SECRET: env.PAGING_SECRET ?? secrets.pagingSecret,
+      SUBGRAPH_SHARED_SECRET: env.SUBGRAPH_SHARED_SECRET ?? secrets.subgraphSecret,
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
@@ -135,6 +138,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       await startGateway(context, withDatabase('gateway', { ...shared, ...explorerEnv }), subgraphUrls),
     );
     return {
+      subgraphHeaders: { [GATEWAY_SECRET_HEADER]: shared.SUBGRAPH_SHARED_SECRET as string },
       urls: {
         gateway: gatewayUrl,
         graphql: `${gatewayUrl}/graphql`,

@@ -11,6 +11,8 @@ export interface DevSecrets {
   /** The explorer's OAuth client at the SSO (registered by startPlatform). */
   explorerClientId: string;
   explorerClientSecret: string;
+  /** SUBGRAPH_SHARED_SECRET: the subgraphs answer the gateway only. */
+  subgraphSecret: string;
 }
 
 function generate(): DevSecrets {
@@ -18,6 +20,7 @@ function generate(): DevSecrets {
     pagingSecret: randomBytes(32).toString('base64url'),
     explorerClientId: `fg_explorer_${randomBytes(8).toString('base64url')}`,
     explorerClientSecret: randomBytes(32).toString('base64url'),
+    subgraphSecret: randomBytes(32).toString('base64url'),
   };
 }
 

@@ -7,33 +7,20 @@
  * QUERY_TOO_COMPLEX shape as the other limits.
  */
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { countTokens, measureOperation } from './measure';
+import type { GraphQLFormattedError } from 'graphql';
+import {
+  checkOperationLimits,
+  countTokens,
+  queryTooComplex,
+  type QueryLimits,
+} from '@fleetgraph/query-limits';
 
-export interface QueryLimits {
-  maxDepth: number;
-  maxAliases: number;
-  maxTokens: number;
-  maxCost: number;
-  defaultPageSizeForCost: number;
-}
-
-export type LimitRule = 'depth' | 'aliases' | 'tokens' | 'cost';
-
-export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
-
-const ADVICE: Record<LimitRule, string> = {
-  depth: 'request fewer nested levels',
-  aliases: 'use fewer aliased fields',
-  tokens: 'send a shorter query',
-  cost: 'request smaller pages (pageSize) or fewer nested lists',
-};
-
-export function queryTooComplex(rule: LimitRule, limit: number, measured: number): GraphQLError {
-  return new GraphQLError(`Query ${rule} is ${measured}, over the maximum of ${limit}: ${ADVICE[rule]}.`, {
-    extensions: { code: QUERY_TOO_COMPLEX, rule, limit, measured, http: { status: 400 } },
-  });
-}
+export {
+  QUERY_TOO_COMPLEX,
+  queryTooComplex,
+  type LimitRule,
+  type QueryLimits,
+} from '@fleetgraph/query-limits';
 
 /** Parse options for ApolloServer's `parseOptions`: the parser stops past maxTokens. */
 export function limitsParseOptions(limits: QueryLimits): { maxTokens: number } {
@@ -51,18 +38,14 @@ export function queryLimitsPlugin<C extends BaseContext = BaseContext>(
       return {
         async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
-          const measured = measureOperation({
+          const refusal = checkOperationLimits({
             schema,
             document,
             operation,
             variables: request.variables,
-            defaultPageSize: limits.defaultPageSizeForCost,
+            limits,
           });
-          if (measured.depth > limits.maxDepth)
-            throw queryTooComplex('depth', limits.maxDepth, measured.depth);
-          if (measured.aliases > limits.maxAliases)
-            throw queryTooComplex('aliases', limits.maxAliases, measured.aliases);
-          if (measured.cost > limits.maxCost) throw queryTooComplex('cost', limits.maxCost, measured.cost);
+          if (refusal) throw refusal;
         },
         async willSendResponse({ response, source }) {
           if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;

@@ -5,9 +5,11 @@
  *
  * Fragments are expanded where they are spread (each fragment measured once and memoized, so a
  * fragment spread many times costs nothing extra to measure, and a fragment cycle counts as empty
- * instead of looping). Introspection (`__schema`, `__type`) costs nothing (the gateway answers it
- * itself) but its aliases count, and its depth counts except along `ofType` chains (the standard
- * IntrospectionQuery nests `ofType` eight levels deep, harmlessly).
+ * instead of looping). Introspection (`__schema`, `__type`) is not costed per field (its size is
+ * the schema's, not the data's) but each root walks the whole schema, so roots are counted
+ * (`introspection`: a document of 30 aliased `__schema` walks answered megabytes and held the
+ * event loop over a second); its aliases count, and its depth counts except along `ofType` chains
+ * (the standard IntrospectionQuery nests `ofType` eight levels deep, harmlessly).
  */
 import {
   getNamedType,
@@ -35,6 +37,8 @@ export interface OperationMeasure {
   aliases: number;
   /** Estimated cost: fields, multiplied by page sizes on paged fields. */
   cost: number;
+  /** Introspection roots (`__schema`, `__type`), counting each fragment once per spread. */
+  introspection: number;
 }
 
 export interface MeasureOptions {
@@ -47,7 +51,7 @@ export interface MeasureOptions {
 }
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
-const ZERO: OperationMeasure = { depth: 0, aliases: 0, cost: 0 };
+const ZERO: OperationMeasure = { depth: 0, aliases: 0, cost: 0, introspection: 0 };
 
 export function measureOperation(options: MeasureOptions): OperationMeasure {
   const { schema, document, operation, variables = {}, defaultPageSize } = options;
@@ -91,10 +95,12 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
     let depth = 0;
     let aliases = 0;
     let cost = 0;
+    let introspectionRoots = 0;
     const add = (child: OperationMeasure) => {
       depth = Math.max(depth, child.depth);
       aliases += child.aliases;
       cost += child.cost;
+      introspectionRoots += child.introspection;
     };
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -108,6 +114,7 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
           const child = selection.selectionSet ? walk(selection.selectionSet, undefined, true) : ZERO;
           depth = Math.max(depth, (name === 'ofType' ? 0 : 1) + child.depth);
           aliases += aliased + child.aliases;
+          if (!introspection) introspectionRoots += 1;
           continue;
         }
         if (name === '__typename') {
@@ -129,6 +136,7 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         depth = Math.max(depth, 1 + child.depth);
         aliases += aliased + child.aliases;
         cost += 1 + multiplier * child.cost;
+        introspectionRoots += child.introspection;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition
           ? schema.getType(selection.typeCondition.name.value)
@@ -155,7 +163,7 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         add(measured);
       }
     }
-    return { depth, aliases, cost };
+    return { depth, aliases, cost, introspection: introspectionRoots };
   };
 
   const rootType = schema.getRootType(operation.operation) ?? undefined;

@@ -1,0 +1,15 @@
+/**
+ * The gateway proves itself to the subgraphs with a shared secret (SUBGRAPH_SHARED_SECRET) in
+ * one header, so a subgraph's port answers only the gateway, whose limits and rate limit then
+ * cannot be sidestepped. Compared in constant time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export const GATEWAY_SECRET_HEADER = 'x-fleetgraph-gateway';
+
+export function isGatewaySecret(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}

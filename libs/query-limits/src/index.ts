@@ -1,0 +1,10 @@
+export { countTokens, measureOperation, type MeasureOptions, type OperationMeasure } from './measure';
+export {
+  checkDocumentLimits,
+  checkOperationLimits,
+  DEFAULT_QUERY_LIMITS,
+  QUERY_TOO_COMPLEX,
+  queryTooComplex,
+  type LimitRule,
+  type QueryLimits,
+} from './limits';

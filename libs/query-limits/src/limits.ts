@@ -1,0 +1,85 @@
+/**
+ * The query limits every GraphQL server of the platform applies (the gateway before planning,
+ * each subgraph before executing): depth, aliases, tokens, estimated cost and introspection
+ * roots, each refusal a QUERY_TOO_COMPLEX error naming the rule, the limit and the measured value.
+ */
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { measureOperation } from './measure';
+
+export interface QueryLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxCost: number;
+  /** `__schema`/`__type` roots per operation: each walks the whole schema. */
+  maxIntrospectionRoots: number;
+  defaultPageSizeForCost: number;
+}
+
+/** The gateway's defaults, which the subgraphs share unless configured. */
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxTokens: 5_000,
+  maxCost: 250_000,
+  maxIntrospectionRoots: 3,
+  defaultPageSizeForCost: 50,
+};
+
+export type LimitRule = 'depth' | 'aliases' | 'tokens' | 'cost' | 'introspection';
+
+export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
+
+const ADVICE: Record<LimitRule, string> = {
+  depth: 'request fewer nested levels',
+  aliases: 'use fewer aliased fields',
+  tokens: 'send a shorter query',
+  cost: 'request smaller pages (pageSize) or fewer nested lists',
+  introspection: 'introspect the schema once per request',
+};
+
+export function queryTooComplex(rule: LimitRule, limit: number, measured: number): GraphQLError {
+  return new GraphQLError(`Query ${rule} is ${measured}, over the maximum of ${limit}: ${ADVICE[rule]}.`, {
+    extensions: { code: QUERY_TOO_COMPLEX, rule, limit, measured, http: { status: 400 } },
+  });
+}
+
+/** The first limit an operation breaks, as the error to answer; undefined when within them all. */
+export function checkOperationLimits(options: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables?: Readonly<Record<string, unknown>> | undefined;
+  limits: QueryLimits;
+}): GraphQLError | undefined {
+  const { limits } = options;
+  const measured = measureOperation({ ...options, defaultPageSize: limits.defaultPageSizeForCost });
+  if (measured.depth > limits.maxDepth) return queryTooComplex('depth', limits.maxDepth, measured.depth);
+  if (measured.aliases > limits.maxAliases)
+    return queryTooComplex('aliases', limits.maxAliases, measured.aliases);
+  if (measured.cost > limits.maxCost) return queryTooComplex('cost', limits.maxCost, measured.cost);
+  if (measured.introspection > limits.maxIntrospectionRoots)
+    return queryTooComplex('introspection', limits.maxIntrospectionRoots, measured.introspection);
+  return undefined;
+}
+
+/** checkOperationLimits over every operation of a document (a server that runs one of them). */
+export function checkDocumentLimits(options: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  variables?: Readonly<Record<string, unknown>> | undefined;
+  limits: QueryLimits;
+}): GraphQLError | undefined {
+  for (const definition of options.document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const error = checkOperationLimits({ ...options, operation: definition });
+    if (error) return error;
+  }
+  return undefined;
+}
