@@ -27,6 +27,7 @@ import {
 import { errorResponse, SUBGRAPH_RETRY_AFTER_SECONDS } from './errors';
 import { checkArgumentValues } from './input-limits';
 import { DateTimeScalar, JsonScalar } from './scalars';
+import { viewerOf } from './viewer';
 
 /** The shared scalars (libs/subgraph-kit/sdl) a schema declares, with their implementations. */
 function sharedScalarsOf(typeDefs: DocumentNode): Record<string, unknown> {
@@ -113,7 +114,7 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
       routes: true,
       queryDepth: options.queryDepth ?? 20,
       context: (request: FastifyRequest): SubgraphContext<L> => {
-        const user = request.user as UserContext;
+        const user = viewerOf(request.user as UserContext);
         return { user, loaders: options.createLoaders(user), requestId: request.id, log: request.log };
       },
       errorFormatter: (execution, context) => {
