@@ -71,6 +71,15 @@ export const account =
   (row: Row, _: unknown, { loaders }: Ctx) =>
     row[field] ? loaders.account.load(String(row[field])) : null;
 
+/**
+ * The id in `row[field]` when the viewer sees that account, else null: an id is data too (a
+ * restricted dispatcher must not learn the ids of accounts outside its subtree).
+ */
+export const accountId =
+  (field: string) =>
+  async (row: Row, _: unknown, { loaders }: Ctx) =>
+    row[field] && (await loaders.account.load(String(row[field]))) ? String(row[field]) : null;
+
 /** The device named by `row[field]`, if the viewer sees it. */
 export const device =
   (field: string) =>

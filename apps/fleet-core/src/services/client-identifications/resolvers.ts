@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { from, uuidsOnly, type PageArgs } from '@fleetgraph/paging';
+import { from, isUuid, uuidsOnly, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../../resolvers/list';
-import { account, escapeLike, ownOrganization, type Ctx, type Row } from '../kit';
+import { account, accountId, escapeLike, ownOrganization, type Ctx, type Row } from '../kit';
 import { CLIENT_IDENTIFICATION_PAGES, clientIdentifications } from './tables';
 
 interface ClientIdentificationFilters {
@@ -28,13 +28,17 @@ function filtered(base: Knex.QueryBuilder, f: ClientIdentificationFilters): Knex
 
 export const clientIdentificationResolvers = {
   Query: {
-    clientIdentifications(_: unknown, args: PageArgs & ClientIdentificationFilters, { loaders }: Ctx) {
+    async clientIdentifications(_: unknown, args: PageArgs & ClientIdentificationFilters, { loaders }: Ctx) {
       const { knex, viewer } = loaders;
       const { pageSize: _size, pageId: _id, ...filters } = args;
       const base = filtered(
         from(knex, clientIdentifications).whereRaw(ownOrganization(knex, 'ci', viewer)),
         args,
       );
+      // Filtering by an account the caller does not see matches nothing (else it is an oracle for
+      // the ids the defaultAccountId field hides).
+      const account = args.defaultAccountId;
+      if (account != null && !(isUuid(account) && (await loaders.account.load(account)))) base.whereRaw('false');
       const rules = CLIENT_IDENTIFICATION_PAGES.clientIdentifications;
       return rootPage(loaders, 'clientIdentifications', clientIdentifications, rules, args, filters, base);
     },
@@ -42,6 +46,7 @@ export const clientIdentificationResolvers = {
   ClientIdentification: {
     distributor: (row: Row, _: unknown, { loaders }: Ctx) =>
       row.distributorId ? loaders.services.distributor.load(String(row.distributorId)) : null,
+    defaultAccountId: accountId('defaultAccountId'),
     defaultAccount: account('defaultAccountId'),
   },
 };
