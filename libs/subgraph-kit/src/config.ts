@@ -33,7 +33,8 @@ export interface SubgraphConfig {
   /**
    * SUBGRAPH_SHARED_SECRET (16+ characters): when set, only the gateway (which sends it) is
    * served; `npm start` always sets one. Unset: direct calls with a valid token are served (tests,
-   * a subgraph run alone).
+   * a subgraph run alone); with NODE_ENV=production the subgraph refuses to start without it unless
+   * ALLOW_DIRECT_SUBGRAPH_ACCESS=true.
    */
   gatewaySecret?: string;
 }
@@ -64,9 +65,32 @@ export function loadSubgraphConfig(
     MAX_COST: envField.int(DEFAULT_QUERY_LIMITS.maxCost, 1),
     MAX_INTROSPECTION_ROOTS: envField.int(DEFAULT_QUERY_LIMITS.maxIntrospectionRoots, 1),
     DEFAULT_PAGE_SIZE_FOR_COST: envField.int(DEFAULT_QUERY_LIMITS.defaultPageSizeForCost, 0),
-    SUBGRAPH_SHARED_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
+    SUBGRAPH_SHARED_SECRET: z
+      .string()
+      .min(16, 'must have at least 16 characters')
+      .optional()
+      .describe(
+        'Secret the gateway sends in x-fleetgraph-gateway; when set, only requests carrying it are served (403 FORBIDDEN otherwise). Required when NODE_ENV=production unless ALLOW_DIRECT_SUBGRAPH_ACCESS=true.',
+      ),
+    ALLOW_DIRECT_SUBGRAPH_ACCESS: envField
+      .bool(false)
+      .describe('true: a production subgraph may run without SUBGRAPH_SHARED_SECRET (direct calls served).'),
+    NODE_ENV: z.string().optional(),
   });
-  const parsed = parseEnv(name, schema, env) as Record<string, unknown>;
+  const guarded = schema.superRefine((values, context) => {
+    if (
+      values.NODE_ENV === 'production' &&
+      !values.SUBGRAPH_SHARED_SECRET &&
+      !values.ALLOW_DIRECT_SUBGRAPH_ACCESS
+    )
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['SUBGRAPH_SHARED_SECRET'],
+        message:
+          'required in production, so only the gateway is served (or set ALLOW_DIRECT_SUBGRAPH_ACCESS=true to serve direct calls)',
+      });
+  });
+  const parsed = parseEnv(name, guarded, env) as Record<string, unknown>;
   const issuer = parsed.SSO_ISSUER as string;
   return {
     name,
