@@ -20,7 +20,8 @@ import { migrations, SSO_SCHEMA } from '../migrations/index';
 import type { SsoConfig } from './config';
 import { purgeExpired } from './data/purge';
 import { createRotationBatcher } from './data/refresh-rotation';
-import { ensureSigningKey, loadKeyStore } from './keys';
+import { keyCipherOf } from './key-encryption';
+import { ensureSigningKey, loadKeyStore, sealStoredKeys } from './keys';
 import type { OAuthContext } from './oauth/context';
 import { decoyHash } from './passwords';
 import { applicationRoutes } from './routes/applications';
@@ -72,8 +73,13 @@ export async function buildApp(
   });
   try {
     await migrateSchema(knex, SSO_SCHEMA, migrations);
-    await ensureSigningKey(knex);
-    const keys = await loadKeyStore(knex, { retentionSeconds: config.accessTokenTtl });
+    const cipher = keyCipherOf(config);
+    if (cipher) await sealStoredKeys(knex, cipher);
+    await ensureSigningKey(knex, cipher);
+    const keys = await loadKeyStore(knex, {
+      retentionSeconds: config.accessTokenTtl,
+      ...(cipher ? { cipher } : {}),
+    });
     // Computed now, so the first unknown-user login costs no more than any other.
     await decoyHash();
 

@@ -12,6 +12,7 @@ import { dataDir } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
 import { runAdminCommand, USAGE, UsageError } from './admin/commands';
 import { loadSsoConfig } from './config';
+import { keyCipherOf } from './key-encryption';
 
 // Help and unknown commands need no database (and must not start one).
 const argv = process.argv.slice(2);
@@ -36,7 +37,12 @@ const revocations = config.redisUrl ? createRevocationList({ redisUrl: config.re
 let exitCode = 0;
 try {
   await migrateSchema(knex, SSO_SCHEMA, migrations);
-  for (const line of await runAdminCommand(knex, argv, revocations ? { revocations } : {})) console.log(line);
+  const keyCipher = keyCipherOf(config);
+  for (const line of await runAdminCommand(knex, argv, {
+    ...(revocations ? { revocations } : {}),
+    ...(keyCipher ? { keyCipher } : {}),
+  }))
+    console.log(line);
 } catch (error) {
   console.error(error instanceof UsageError ? error.message : error);
   exitCode = error instanceof UsageError ? 2 : 1;

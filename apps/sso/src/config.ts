@@ -45,6 +45,13 @@ export interface SsoConfig {
    * address), LOGIN_DELAY_AFTER_FAILURES (3), LOGIN_DELAY_BASE_MS (250), LOGIN_DELAY_MAX_MS (4000).
    */
   throttle: ThrottlePolicy;
+  /**
+   * Seals the private signing keys at rest (key-encryption.ts): SSO_KEY_ENCRYPTION_KEY (32+
+   * characters) and, during a rotation, SSO_KEY_ENCRYPTION_KEY_PREVIOUS. Required when
+   * NODE_ENV=production unless SSO_ALLOW_PLAINTEXT_KEYS=true; `npm start` generates one.
+   */
+  keyEncryptionKey?: string;
+  previousKeyEncryptionKeys?: string[];
 }
 
 const schema = z.object({
@@ -65,6 +72,10 @@ const schema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
   DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
   DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
+  SSO_KEY_ENCRYPTION_KEY: z.string().min(32, 'must have at least 32 characters').optional(),
+  SSO_KEY_ENCRYPTION_KEY_PREVIOUS: z.string().min(32, 'must have at least 32 characters').optional(),
+  SSO_ALLOW_PLAINTEXT_KEYS: z.enum(['true', 'false']).default('false'),
+  NODE_ENV: z.string().optional(),
   LOGIN_WINDOW_SECONDS: envField.int(DEFAULT_THROTTLE_POLICY.windowSeconds, 1),
   LOGIN_PAIR_MAX_FAILURES: envField.int(DEFAULT_THROTTLE_POLICY.pairMaxFailures, 1),
   LOGIN_ADDRESS_MAX_FAILURES: envField.int(DEFAULT_THROTTLE_POLICY.addressMaxFailures, 1),
@@ -74,7 +85,18 @@ const schema = z.object({
 });
 
 export function loadSsoConfig(env: Record<string, string | undefined> = process.env): SsoConfig {
-  const parsed = parseEnv('sso', schema, env);
+  const parsed = parseEnv(
+    'sso',
+    schema.refine(
+      (v) => v.NODE_ENV !== 'production' || v.SSO_KEY_ENCRYPTION_KEY || v.SSO_ALLOW_PLAINTEXT_KEYS === 'true',
+      {
+        path: ['SSO_KEY_ENCRYPTION_KEY'],
+        message:
+          'is required in production (signing keys are sealed with it), or set SSO_ALLOW_PLAINTEXT_KEYS=true',
+      },
+    ),
+    env,
+  );
   return {
     name: 'sso',
     port: parsed.SSO_PORT,
@@ -89,6 +111,10 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     purgeIntervalSeconds: parsed.PURGE_INTERVAL_SECONDS,
+    ...(parsed.SSO_KEY_ENCRYPTION_KEY ? { keyEncryptionKey: parsed.SSO_KEY_ENCRYPTION_KEY } : {}),
+    ...(parsed.SSO_KEY_ENCRYPTION_KEY_PREVIOUS
+      ? { previousKeyEncryptionKeys: [parsed.SSO_KEY_ENCRYPTION_KEY_PREVIOUS] }
+      : {}),
     throttle: {
       windowSeconds: parsed.LOGIN_WINDOW_SECONDS,
       pairMaxFailures: parsed.LOGIN_PAIR_MAX_FAILURES,

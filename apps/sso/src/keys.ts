@@ -28,6 +28,7 @@ import {
   type JWK,
   type JWTVerifyGetKey,
 } from 'jose';
+import { isSealed, type KeyCipher, type SealedJwk } from './key-encryption';
 import type { Knex } from '@fleetgraph/db';
 
 export const SIGNING_ALG = 'RS256';
@@ -64,7 +65,7 @@ export interface KeyStore {
 
 interface KeyRow {
   kid: string;
-  private_jwk: JWK;
+  private_jwk: JWK | SealedJwk;
   public_jwk: JWK;
   activated_at: Date | null;
   retired_at: Date | null;
@@ -78,7 +79,9 @@ interface LoadedKey {
   retiredAt: number | null;
 }
 
-async function newKeyValues(): Promise<{ kid: string; private_jwk: string; public_jwk: string }> {
+async function newKeyValues(
+  cipher?: KeyCipher,
+): Promise<{ kid: string; private_jwk: string; public_jwk: string }> {
   const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, {
     modulusLength: 2048,
     extractable: true,
@@ -88,9 +91,35 @@ async function newKeyValues(): Promise<{ kid: string; private_jwk: string; publi
   const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
   return {
     kid,
-    private_jwk: JSON.stringify({ ...privateJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
+    private_jwk: JSON.stringify(sealed(cipher, { ...privateJwk, kid, alg: SIGNING_ALG, use: 'sig' })),
     public_jwk: JSON.stringify(toPublicJwk(kid, publicJwk)),
   };
+}
+
+const sealed = (cipher: KeyCipher | undefined, jwk: JWK) => (cipher ? cipher.seal(jwk) : jwk);
+
+/**
+ * Seals every stored private key not yet sealed under the current encryption key (plain rows of
+ * an older start, rows of a previous encryption key). A row no configured key opens stops the start.
+ */
+export async function sealStoredKeys(knex: Knex, cipher: KeyCipher): Promise<number> {
+  return knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
+    const rows: Pick<KeyRow, 'kid' | 'private_jwk'>[] = await trx('sso.signing_keys').select(
+      'kid',
+      'private_jwk',
+    );
+    let resealed = 0;
+    for (const row of rows) {
+      if (cipher.isCurrent(row.private_jwk)) continue;
+      const jwk = cipher.open(row.private_jwk, row.kid);
+      await trx('sso.signing_keys')
+        .where({ kid: row.kid })
+        .update({ private_jwk: JSON.stringify(cipher.seal(jwk)) });
+      resealed += 1;
+    }
+    return resealed;
+  });
 }
 
 function toPublicJwk(kid: string, jwk: JWK): PublicJwk {
@@ -99,7 +128,7 @@ function toPublicJwk(kid: string, jwk: JWK): PublicJwk {
 }
 
 /** Creates and activates a signing key unless an active one exists; returns the active kid. */
-export async function ensureSigningKey(knex: Knex): Promise<string> {
+export async function ensureSigningKey(knex: Knex, cipher?: KeyCipher): Promise<string> {
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
     const existing = await trx('sso.signing_keys')
@@ -110,7 +139,7 @@ export async function ensureSigningKey(knex: Knex): Promise<string> {
       .first();
     if (existing) return existing.kid as string;
 
-    const values = await newKeyValues();
+    const values = await newKeyValues(cipher);
     await trx('sso.signing_keys').insert({ ...values, alg: SIGNING_ALG, activated_at: trx.fn.now() });
     return values.kid;
   });
@@ -122,10 +151,10 @@ export async function ensureSigningKey(knex: Knex): Promise<string> {
  */
 export async function rotateSigningKey(
   knex: Knex,
-  options: { delaySeconds?: number } = {},
+  options: { delaySeconds?: number; cipher?: KeyCipher } = {},
 ): Promise<{ kid: string; activatesAt: Date }> {
   const delay = options.delaySeconds ?? ROTATION_DELAY_SECONDS;
-  const values = await newKeyValues();
+  const values = await newKeyValues(options.cipher);
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [KEY_CREATION_LOCK]);
     const at = (
@@ -153,12 +182,23 @@ export async function listSigningKeys(
   }));
 }
 
+function openKey(cipher: KeyCipher | undefined, row: KeyRow): JWK {
+  if (cipher) return cipher.open(row.private_jwk, row.kid);
+  if (isSealed(row.private_jwk))
+    throw new Error(
+      `signing key ${row.kid} is encrypted: set SSO_KEY_ENCRYPTION_KEY to the key it was sealed with`,
+    );
+  return row.private_jwk;
+}
+
 export async function loadKeyStore(
   knex: Knex,
   options: {
     retentionSeconds?: number;
     /** The clock, in epoch ms (default Date.now; tests pass their own to reach an activation time). */
     now?: () => number;
+    /** Opens sealed private keys (key-encryption.ts). */
+    cipher?: KeyCipher;
   } = {},
 ): Promise<KeyStore> {
   const clock = options.now ?? Date.now;
@@ -190,7 +230,7 @@ export async function loadKeyStore(
       keys.push({
         kid: row.kid,
         publicJwk: toPublicJwk(row.kid, row.public_jwk),
-        privateKey: (await importJWK(row.private_jwk, SIGNING_ALG)) as CryptoKey,
+        privateKey: (await importJWK(openKey(options.cipher, row), SIGNING_ALG)) as CryptoKey,
         activatedAt: row.activated_at ? new Date(row.activated_at).getTime() : null,
         retiredAt: row.retired_at ? new Date(row.retired_at).getTime() : null,
       });

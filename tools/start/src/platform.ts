@@ -127,7 +127,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: database.url,
     };
-    services.push(await startSso(context, withDatabase('sso', shared)));
+    // The key sealing the SSO's signing keys goes to the SSO only.
+    const ssoEnv = {
+      ...shared,
+      SSO_KEY_ENCRYPTION_KEY: env.SSO_KEY_ENCRYPTION_KEY ?? secrets.keyEncryptionKey,
+    };
+    services.push(await startSso(context, withDatabase('sso', ssoEnv)));
     const subgraphUrls: Record<string, string> = {};
     for (const unit of units) {
       services.push(await startSubgraph(context, withDatabase(unit.manifest.name, shared), unit));

@@ -13,6 +13,8 @@ export interface DevSecrets {
   explorerClientSecret: string;
   /** SUBGRAPH_SHARED_SECRET: the subgraphs answer the gateway only. */
   subgraphSecret: string;
+  /** SSO_KEY_ENCRYPTION_KEY: the SSO's signing keys are sealed with it in the database. */
+  keyEncryptionKey: string;
 }
 
 function generate(): DevSecrets {
@@ -21,6 +23,7 @@ function generate(): DevSecrets {
     explorerClientId: `fg_explorer_${randomBytes(8).toString('base64url')}`,
     explorerClientSecret: randomBytes(32).toString('base64url'),
     subgraphSecret: randomBytes(32).toString('base64url'),
+    keyEncryptionKey: randomBytes(32).toString('base64url'),
   };
 }
 

@@ -29,6 +29,7 @@ import { audit } from '../data/audit';
 import type { RevokedAccessToken } from '../data/access-tokens';
 import { revokeTokensOf } from '../data/refresh-tokens';
 import { findUserByEmail } from '../data/users';
+import type { KeyCipher } from '../key-encryption';
 import { listSigningKeys, rotateSigningKey } from '../keys';
 import { hashPassword } from '../passwords';
 
@@ -83,6 +84,8 @@ async function userByEmail(knex: Knex, email: string) {
 }
 
 export interface AdminOptions {
+  /** Seals a rotated signing key (the CLI passes the one of SSO_KEY_ENCRYPTION_KEY). */
+  keyCipher?: KeyCipher;
   /** Where revoked access tokens are published (the CLI passes the Redis list when REDIS_URL is set). */
   revocations?: RevocationList;
 }
@@ -218,10 +221,10 @@ export async function runAdminCommand(
       const delaySeconds = values.delay === undefined ? undefined : Number(values.delay);
       if (delaySeconds !== undefined && (!Number.isInteger(delaySeconds) || delaySeconds < 0))
         throw new UsageError('--delay must be a whole number of seconds');
-      const { kid, activatesAt } = await rotateSigningKey(
-        knex,
-        delaySeconds === undefined ? {} : { delaySeconds },
-      );
+      const { kid, activatesAt } = await rotateSigningKey(knex, {
+        ...(delaySeconds === undefined ? {} : { delaySeconds }),
+        ...(options.keyCipher ? { cipher: options.keyCipher } : {}),
+      });
       await audit(knex, 'admin.keys', { detail: { action: 'rotate', kid } });
       return [
         `key ${kid} published now; signs from ${activatesAt.toISOString()}; the previous key retires then`,
