@@ -20,6 +20,7 @@ import { migrations, SSO_SCHEMA } from '../migrations/index';
 import type { SsoConfig } from './config';
 import { purgeExpired } from './data/purge';
 import { createRotationBatcher } from './data/refresh-rotation';
+import { createApplicationCache } from './data/application-cache';
 import { keyCipherOf } from './key-encryption';
 import { ensureSigningKey, loadKeyStore, sealStoredKeys } from './keys';
 import type { OAuthContext } from './oauth/context';
@@ -87,6 +88,8 @@ export async function buildApp(
       refreshTtlSeconds: config.refreshTokenTtl,
       onError: (error) => app.log.warn({ err: error }, 'refresh rotation batch failed; retried one by one'),
     });
+    const applications = createApplicationCache(knex, { databaseUrl: config.databaseUrl });
+    app.addHook('onClose', async () => applications.close());
     const ctx: OAuthContext = {
       knex,
       keys,
@@ -94,6 +97,7 @@ export async function buildApp(
       revocations,
       rotations,
       log: app.log,
+      applications,
       ...(options.sleep ? { sleep: options.sleep } : {}),
     };
     app.addReadinessCheck('database', () => ping(knex));

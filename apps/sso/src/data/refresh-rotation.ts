@@ -58,7 +58,7 @@ interface Pending {
   resolve: (rotation: Rotation | undefined) => void;
 }
 
-const ROTATE_BATCH = {
+export const ROTATE_BATCH = {
   name: 'sso_rotate_refresh_batch',
   text: `
   with input as (
@@ -69,7 +69,10 @@ const ROTATE_BATCH = {
     update sso.refresh_tokens rt
        set rotated_at = now()
       from input i, sso.users u
-     where rt.token_hash = i.token_hash
+     -- The presented hashes as one array: an index condition on token_hash whatever the
+     -- statistics (a join on input alone let a stats-less planner walk every live token).
+     where rt.token_hash = any(array(select token_hash from input))
+       and rt.token_hash = i.token_hash
        and rt.rotated_at is null
        and rt.revoked_at is null
        and rt.expires_at > now()

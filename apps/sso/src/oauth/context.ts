@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RevocationList } from '@fleetgraph/auth';
 import type { Knex } from '@fleetgraph/db';
 import type { SsoConfig } from '../config';
+import type { ApplicationCache } from '../data/application-cache';
 import type { ApplicationWithSecret } from '../data/applications';
 import type { RotationBatcher } from '../data/refresh-rotation';
 import type { KeyStore } from '../keys';
@@ -16,6 +17,8 @@ export interface OAuthContext {
   /** Batched fast refresh-token rotation (data/refresh-rotation.ts). */
   rotations: RotationBatcher;
   log: FastifyBaseLogger;
+  /** Applications by client id, cached a few seconds (data/application-cache.ts). */
+  applications?: ApplicationCache;
   /** How a progressive delay waits (tests record it instead of waiting). */
   sleep?: (ms: number) => Promise<void>;
 }

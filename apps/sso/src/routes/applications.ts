@@ -222,6 +222,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
       );
     }
     await updateApplication(ctx.knex, application.clientId, settings);
+    ctx.applications?.invalidate(application.clientId);
     await audit(ctx.knex, 'admin.application', {
       userId: user.id,
       clientId: application.clientId,
@@ -238,6 +239,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
     if (!application) return notFound(reply);
     const secret = await rotateClientSecret(ctx.knex, application.clientId);
+    ctx.applications?.invalidate(application.clientId);
     if (!secret) return notFound(reply);
     await audit(ctx.knex, 'admin.application', {
       userId: user.id,
@@ -256,6 +258,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     if (!application) return notFound(reply);
     await publishRevocations(ctx, await revokeTokensOf(ctx.knex, { clientId: application.clientId }));
     await deleteApplication(ctx.knex, application.clientId);
+    ctx.applications?.invalidate(application.clientId);
     await audit(ctx.knex, 'admin.application', {
       userId: user.id,
       clientId: application.clientId,

@@ -70,7 +70,9 @@ export async function authenticateClient(
 ): Promise<ClientIdentity> {
   const credentials = readClientCredentials(authorization, params);
   if (!credentials) return { clientId: null, application: null };
-  const application = await findApplication(ctx.knex, credentials.id);
+  const application = ctx.applications
+    ? await ctx.applications.find(credentials.id)
+    : await findApplication(ctx.knex, credentials.id);
   if (!application) {
     // Same work as a real comparison: no timing difference between unknown and wrong.
     clientSecretMatches(null, credentials.secret ?? '');
