@@ -105,6 +105,7 @@ export async function buildApp(
             metrics,
             log: app.log,
             ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
+            collapse: config.subgraphDedup,
           }),
   });
   const apq = persistedQueries({

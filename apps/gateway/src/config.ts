@@ -18,6 +18,11 @@ export interface GatewayConfig {
   subgraphTimeouts: Record<string, number>;
   /** Keep-alive connections per subgraph origin (SUBGRAPH_CONNECTIONS, default 64). */
   subgraphConnections: number;
+  /**
+   * SUBGRAPH_DEDUP (default true): an identical query call of the same login already in flight
+   * to a subgraph is shared instead of sent again (data-source.ts); never across logins.
+   */
+  subgraphDedup: boolean;
   /** Query plans kept, approximate MiB (QUERY_PLAN_CACHE_MB, default 30). */
   queryPlanCacheMb: number;
   /** Parsed and validated documents kept, approximate MiB (DOCUMENT_CACHE_MB, default 30). */
@@ -108,6 +113,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     INTROSPECTION: envField.bool(true),
     SUBGRAPH_TIMEOUT_MS: envField.int(10_000, 1),
     SUBGRAPH_CONNECTIONS: envField.int(64, 1),
+    SUBGRAPH_DEDUP: z.enum(['true', 'false']).default('true'),
     QUERY_PLAN_CACHE_MB: envField.int(30, 1),
     DOCUMENT_CACHE_MB: envField.int(30, 1),
     SUPERGRAPH_WATCH: envField.bool(true),
@@ -170,6 +176,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     subgraphTimeoutMs: parsed.SUBGRAPH_TIMEOUT_MS,
     subgraphTimeouts: subgraphTimeouts(env),
     subgraphConnections: parsed.SUBGRAPH_CONNECTIONS,
+    subgraphDedup: parsed.SUBGRAPH_DEDUP === 'true',
     queryPlanCacheMb: parsed.QUERY_PLAN_CACHE_MB,
     documentCacheMb: parsed.DOCUMENT_CACHE_MB,
     supergraphWatch: parsed.SUPERGRAPH_WATCH,

@@ -35,6 +35,8 @@ export interface ForwardingDataSourceOptions {
   log?: FastifyBaseLogger;
   /** SUBGRAPH_SHARED_SECRET, sent in GATEWAY_SECRET_HEADER on every call. */
   subgraphSecret?: string;
+  /** Collapse identical in-flight query calls of one login (SUBGRAPH_DEDUP, default on). */
+  collapse?: boolean;
 }
 
 interface Failure {
@@ -90,7 +92,45 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext
     if (tracingEnabled()) propagation.inject(otelContext.active(), headers, headerSetter);
   }
 
+  /** Calls in flight by collapse key (see collapseKey). */
+  private readonly inFlight = new Map<string, Promise<GatewayGraphQLResponse>>();
+
+  /**
+   * In-flight collapsing: a query call identical to one already on its way to this subgraph
+   * (same document, same variables) FOR THE SAME LOGIN (the bearer token is part of the key, so
+   * answers are never shared across logins) waits for that call's answer instead of sending its
+   * own: a dashboard polled by many tabs, or many cards asking the same entity, costs the subgraph
+   * one call. Each waiter gets its own copy (the gateway merges answers into its result tree).
+   * Never for mutations.
+   */
   override async process(
+    options: GraphQLDataSourceProcessOptions<GatewayContext>,
+  ): Promise<GatewayGraphQLResponse> {
+    const key = this.collapseKey(options);
+    if (!key) return this.processOnce(options);
+    const pending = this.inFlight.get(key);
+    if (pending) {
+      this.options.metrics?.subgraphCollapsed(this.options.name);
+      return structuredClone(await pending);
+    }
+    const call = this.processOnce(options).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, call);
+    return call;
+  }
+
+  private collapseKey(options: GraphQLDataSourceProcessOptions<GatewayContext>): string | undefined {
+    if (this.options.collapse === false) return undefined;
+    if (options.kind !== ('incoming operation' as typeof options.kind)) return undefined;
+    const context = options.context;
+    if (!('token' in context) || !context.token) return undefined;
+    const incoming = 'incomingRequestContext' in options ? options.incomingRequestContext : undefined;
+    if (incoming?.operation?.operation !== 'query') return undefined;
+    const { query, variables } = options.request;
+    if (!query) return undefined;
+    return `${context.token}\n${query}\n${variables ? JSON.stringify(variables) : ''}`;
+  }
+
+  private async processOnce(
     options: GraphQLDataSourceProcessOptions<GatewayContext>,
   ): Promise<GatewayGraphQLResponse> {
     const started = performance.now();

@@ -18,6 +18,8 @@ export interface GatewayMetrics {
   request(operation: string | undefined, status: number, seconds: number): void;
   /** One call to a subgraph (outcome other than ok also counts as an error). */
   subgraphFetch(subgraph: string, outcome: SubgraphFetchOutcome, seconds: number): void;
+  /** A subgraph call answered by an identical call already in flight (data-source.ts). */
+  subgraphCollapsed(subgraph: string): void;
   /** One response-cache lookup (called by the response cache). */
   cacheLookup(result: CacheLookupResult): void;
   /** One GraphQL error sent to a client, by extensions.code. */
@@ -77,6 +79,12 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     labelNames: ['subgraph', 'reason'] as const,
     registers: [registry],
   });
+  const subgraphCollapsed = new Counter({
+    name: 'gateway_subgraph_fetch_collapsed_total',
+    help: 'Subgraph calls not sent because an identical call of the same login was in flight, by subgraph',
+    labelNames: ['subgraph'] as const,
+    registers: [registry],
+  });
   const cacheLookups = new Counter({
     name: 'gateway_cache_lookups_total',
     help: 'Response cache lookups, by result (hit, miss, bypass)',
@@ -109,6 +117,9 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
       const label = status === 401 ? 'unauthenticated' : operationLabel(operation);
       requests.inc({ operation: label, status: String(status) });
       requestDuration.observe({ operation: label }, seconds);
+    },
+    subgraphCollapsed(subgraph) {
+      subgraphCollapsed.inc({ subgraph });
     },
     subgraphFetch(subgraph, outcome, seconds) {
       subgraphDuration.observe({ subgraph }, seconds);
