@@ -313,7 +313,11 @@ if (GATEWAY_REPORTS > 0) {
         inspectionAnswers(locale: FR) { list { id result resultLabel itemName itemCategoryLabel } }
         defects { list { id status description outOfService } } } } }`;
     const run = (url: string, pageId: string | null) => async () => {
-      const res = await postGraphQL(url, query, { token: bench.token, variables: { n: PAGE, p: pageId } });
+      const res = await postGraphQL(url, query, {
+        token: bench.token,
+        variables: { n: PAGE, p: pageId },
+        headers: bench.platform.subgraphHeaders,
+      });
       if (res.errors) throw new Error(JSON.stringify(res.errors));
       if (res.data.inspectionReports.list.length !== PAGE) throw new Error('short page');
     };

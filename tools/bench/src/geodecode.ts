@@ -28,7 +28,7 @@ const bench = await startBenchPlatform();
 try {
   const { platform, token } = bench;
   const viaGateway = graphqlCall(platform.urls.graphql, token);
-  const direct = graphqlCall(platform.urls.subgraphs['geodecode']!, token);
+  const direct = graphqlCall(platform.urls.subgraphs['geodecode']!, token, platform.subgraphHeaders);
   const vars = (i: number) => ({ lat: POINTS[i % POINTS.length]![0], lng: POINTS[i % POINTS.length]![1] });
   console.log(`geodecode benchmark: ${N} sequential requests per row, ${POINTS.length} points cycled`);
   const d = await measure(N, (i) => direct(QUERY, vars(i)).then(() => {}));

@@ -91,9 +91,9 @@ export async function measure(
 }
 
 /** A GraphQL call that fails loudly: a benchmark of error responses measures nothing. */
-export function graphqlCall(url: string, token: string) {
+export function graphqlCall(url: string, token: string, headers: Record<string, string> = {}) {
   return async (query: string, variables: Record<string, unknown> = {}) => {
-    const res = await postGraphQL(url, query, { token, variables });
+    const res = await postGraphQL(url, query, { token, variables, headers });
     if (res.errors) throw new Error(`${url}: ${JSON.stringify(res.errors)}`);
     return res.data;
   };

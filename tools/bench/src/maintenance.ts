@@ -161,11 +161,13 @@ async function profile(knex: Knex): Promise<void> {
   }
 }
 
-const call = (url: string, token: string) => async (query: string, variables: Record<string, unknown>) => {
-  const res = await postGraphQL(url, query, { token, variables });
-  if (res.errors) throw new Error(JSON.stringify(res.errors));
-  return res.data;
-};
+const call =
+  (url: string, token: string, headers: Record<string, string> = {}) =>
+  async (query: string, variables: Record<string, unknown>) => {
+    const res = await postGraphQL(url, query, { token, variables, headers });
+    if (res.errors) throw new Error(JSON.stringify(res.errors));
+    return res.data;
+  };
 const oneVehicle = (i: number) => ({
   r: [
     {
@@ -239,7 +241,7 @@ if (process.env.BENCH_GATEWAY !== '0') {
     await generate(knex, demo.id);
     const { platform, token } = bench;
     const viaGateway = call(platform.urls.graphql, token);
-    const direct = call(platform.urls.subgraphs['maintenance']!, token);
+    const direct = call(platform.urls.subgraphs['maintenance']!, token, platform.subgraphHeaders);
     const vars = { g: [GROUP_1], n: 50 };
     const first = await viaGateway(UPCOMING, vars);
     console.log(`platform: ${first.maintenanceUpcomings.count} upcoming items in the 500-vehicle group`);

@@ -93,7 +93,7 @@ try {
   );
 
   // 2. Queries.
-  const direct = graphqlCall(platform.urls.subgraphs.mobility!, token);
+  const direct = graphqlCall(platform.urls.subgraphs.mobility!, token, platform.subgraphHeaders);
   const gateway = graphqlCall(platform.urls.graphql, token);
   const Q = `query($p: ID, $code: [String!], $sev: [MobilityTransactionAnomalySeverity!], $veh: [ID!], $active: [Boolean!],
       $after: DateTime, $before: DateTime, $latGte: Float, $latLte: Float, $sort: [MobilityTransactionAnomalySort!]) {

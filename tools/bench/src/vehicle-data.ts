@@ -32,7 +32,7 @@ try {
   };
   console.log(`vehicle-data benchmark: ${N} sequential requests per row`);
   for (const [label, url] of Object.entries(targets)) {
-    const call = graphqlCall(url, token);
+    const call = graphqlCall(url, token, platform.subgraphHeaders);
     printRow(
       `decodeVin ${label}`,
       await measure(N, (i) => call(DECODE_VIN, { vin: VINS[i % VINS.length] }).then(() => {})),
