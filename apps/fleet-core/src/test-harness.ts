@@ -6,9 +6,10 @@ import { loadServicesFixture } from './testing/services-fixture';
 
 export type Harness = SubgraphHarness;
 
-export function startHarness(label: string): Promise<Harness> {
+export function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
   return startSubgraphHarness(manifest, {
     label,
+    env,
     seed: async (knex) => {
       await loadFixture(knex);
       await loadServicesFixture(knex);
