@@ -13,6 +13,7 @@ import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
 import { createSubgraphPool, ForwardingDataSource } from './data-source';
+import { scopesPlugin } from './scopes/plugin';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
 import { metricsPlugin, registerMetrics } from './observability/plugin';
 import { documentStore } from './resilience/caches';
@@ -134,6 +135,7 @@ export async function buildApp(
       metricsPlugin<GatewayContext>(metrics),
       operationChecksPlugin<GatewayContext>(),
       queryLimitsPlugin<GatewayContext>(limits),
+      scopesPlugin(),
       introspectionPlugin<GatewayContext>(config.introspection),
       apq.plugin,
       responseCachePlugin<GatewayContext>({

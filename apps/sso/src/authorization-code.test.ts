@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { SCOPES } from '@fleetgraph/auth';
 import { createRevocationList } from '@fleetgraph/auth';
 import { hashCode } from './data/authorization-codes';
 import {
@@ -113,8 +114,15 @@ describe('authorization endpoint: pages', () => {
     const consent = await browser.get(String(signedIn.headers.location));
     assert.equal(consent.statusCode, 200);
     assert.match(consent.body, /Route Planner/);
-    assert.match(consent.body, /Your profile/);
-    assert.match(consent.body, /Read your fleet data/);
+    // Each requested scope with exactly what the graph lets it read (libs/auth scopes.ts).
+    for (const scope of SCOPES.filter((s) => ['public', 'read'].includes(s.name))) {
+      assert.ok(consent.body.includes(scope.title), scope.title);
+      assert.ok(
+        consent.body.includes(scope.description.replace(/'/g, '&#39;')) ||
+          consent.body.includes(scope.description),
+        scope.description,
+      );
+    }
     assert.match(consent.body, new RegExp(user.email.replace(/[.]/g, '\\.')));
     const approved = await browser.post(formActionFrom(consent.body), {
       csrf_token: csrfFrom(consent.body),

@@ -15,3 +15,4 @@ export {
 export { runAdminCommand, UsageError, type AdminOptions } from './admin/commands';
 export { rotateSigningKey, ROTATION_DELAY_SECONDS } from './keys';
 export { serverMetadata } from './routes/discovery';
+export { createKeyCipher, keyCipherOf } from './key-encryption';

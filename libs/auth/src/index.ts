@@ -16,3 +16,13 @@ export {
   type DatabaseRevocationList,
 } from './revocation-database';
 export { GATEWAY_SECRET_HEADER, isGatewaySecret } from './gateway-secret';
+export {
+  checkScopes,
+  graphAccess,
+  INSUFFICIENT_SCOPE,
+  PROFILE_FIELDS,
+  SCOPE_NAMES,
+  SCOPES,
+  type GraphAccess,
+  type ScopeDefinition,
+} from './scopes';

@@ -77,6 +77,7 @@ const REQUEST_STATUS: Record<string, number | undefined> = {
   PAYLOAD_TOO_LARGE: 413,
   BAD_REQUEST: 400,
   QUERY_TOO_COMPLEX: 400,
+  INSUFFICIENT_SCOPE: 403,
 };
 
 export function errorResponse(

@@ -26,7 +26,8 @@ function askFor(field: GraphQLField<unknown, unknown>): string | undefined {
   const type = getNamedType(field.type);
   if (isLeafType(type)) return `{ ${field.name} }`;
   // a paged answer: ask its list too, so the rows are loaded
-  if (isObjectType(type) && type.getFields().list) return `{ ${field.name} { __typename list { __typename } } }`;
+  if (isObjectType(type) && type.getFields().list)
+    return `{ ${field.name} { __typename list { __typename } } }`;
   return `{ ${field.name} { __typename } }`;
 }
 

@@ -7,11 +7,14 @@ const load = (env: Record<string, string>) => loadSubgraphConfig('probe', 'PROBE
 const SECRET = 'a-shared-secret-of-enough-length';
 
 test('a production subgraph refuses to start without SUBGRAPH_SHARED_SECRET', () => {
-  assert.throws(() => load({ NODE_ENV: 'production' }), (error: unknown) => {
-    assert.ok(error instanceof ConfigError);
-    assert.match(String(error.message), /SUBGRAPH_SHARED_SECRET/);
-    return true;
-  });
+  assert.throws(
+    () => load({ NODE_ENV: 'production' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(String(error.message), /SUBGRAPH_SHARED_SECRET/);
+      return true;
+    },
+  );
 });
 
 test('with the secret, or the explicit opt-out, a production subgraph starts', () => {

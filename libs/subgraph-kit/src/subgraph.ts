@@ -17,6 +17,7 @@ import mercurius from 'mercurius';
 import { checkDocumentLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
 import {
   AuthError,
+  checkScopes,
   GATEWAY_SECRET_HEADER,
   isGatewaySecret,
   bearerChallenge,
@@ -130,9 +131,11 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
     // cannot store are BAD_USER_INPUT rather than a database error (see input-limits.ts).
     // The gateway's limits (depth, aliases, cost, introspection roots), then argument values.
     const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
-    scope.graphql.addHook('preExecution', async (executed, document, _context, variables) => {
+    scope.graphql.addHook('preExecution', async (executed, document, context, variables) => {
       const values = variables as Record<string, unknown> | undefined;
+      const user = (context as unknown as SubgraphContext<L>).user;
       const error =
+        checkScopes(document, user.scopes) ??
         checkDocumentLimits({ schema: executed, document, variables: values, limits }) ??
         checkArgumentValues(document, values);
       if (error) throw error;

@@ -8,19 +8,24 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, importJWK, exportSPKI, type JWK } from 'jose';
 import { postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { createKeyCipher } from '@fleetgraph/sso';
 import { startStack, type Stack } from './stack';
 
 let stack: Stack;
 let valid: string;
 let signingKey: { kid: string; private_jwk: JWK; public_jwk: JWK };
+// The SSO seals its private keys with this (SSO_KEY_ENCRYPTION_KEY): the test opens the row as an
+// insider with the key would, to forge tokens signed by the real key.
+const KEY_ENCRYPTION_KEY = 'e2e-tokens-key-encryption-key-0123456789';
 before(async () => {
-  stack = await startStack('e2e_tokens');
+  stack = await startStack('e2e_tokens', { SSO_KEY_ENCRYPTION_KEY: KEY_ENCRYPTION_KEY });
   valid = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
-  signingKey = await stack
+  const row = await stack
     .knex('sso.signing_keys')
     .whereNull('retired_at')
     .orderBy('created_at', 'desc')
     .first();
+  signingKey = { ...row, private_jwk: createKeyCipher(KEY_ENCRYPTION_KEY).open(row.private_jwk, row.kid) };
 });
 after(() => stack?.close());
 

@@ -10,7 +10,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from '@fleetgraph/db';
 
-export const SCOPES_SUPPORTED = ['public', 'read', 'write'] as const;
+/** The scopes of the catalog (libs/auth scopes.ts), which the graph enforces. */
+export const SCOPES_SUPPORTED = ['public', 'read', 'write', 'profile'] as const;
 export const GRANT_TYPES_SUPPORTED = ['authorization_code', 'refresh_token', 'password'] as const;
 export type GrantType = (typeof GRANT_TYPES_SUPPORTED)[number];
 

@@ -3,19 +3,13 @@
  * client or redirect_uri cannot be trusted (never a redirect). Forms post back with the
  * authorization request in the action's query string and a CSRF token in a hidden field.
  */
+import { SCOPES } from '@fleetgraph/auth';
 import { html, page } from './layout';
 
-export const SCOPE_DESCRIPTIONS: Record<string, { title: string; text: string }> = {
-  public: { title: 'Your profile', text: 'Your name, email address and language.' },
-  read: {
-    title: 'Read your fleet data',
-    text: 'Vehicles, devices, drivers, trips and the groups you can see.',
-  },
-  write: {
-    title: 'Change your fleet data',
-    text: 'Make changes on your behalf where the service allows it.',
-  },
-};
+/** What each scope unlocks, from the one catalog the graph enforces (libs/auth scopes.ts). */
+export const SCOPE_DESCRIPTIONS: Record<string, { title: string; text: string }> = Object.fromEntries(
+  SCOPES.map((scope) => [scope.name, { title: scope.title, text: scope.description }]),
+);
 
 export function signInPage(input: {
   action: string;

@@ -24,6 +24,8 @@ import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../
 import { issueTokens, type TokenResponse } from '../issue';
 
 export const PASSWORD_GRANT_SCOPE = 'public';
+/** What a password grant may ask for; without a scope parameter it gets `public`. */
+const PASSWORD_GRANT_SCOPES = `${PASSWORD_GRANT_SCOPE} profile`;
 const BAD_CREDENTIALS = 'The username or password is not correct';
 
 export class ThrottledError extends OAuthError {
@@ -40,7 +42,8 @@ export async function passwordGrant(
 ): Promise<TokenResponse> {
   checkClientGrant(client, 'password');
   const { username, password } = requireParams(params, 'username', 'password');
-  const scope = checkScope(params.scope, PASSWORD_GRANT_SCOPE);
+  // `public` unless the script asks for the narrower `profile` (libs/auth scopes.ts).
+  const scope = params.scope?.trim() ? checkScope(params.scope, PASSWORD_GRANT_SCOPES) : PASSWORD_GRANT_SCOPE;
 
   const attempt = await attemptPassword(ctx, { email: username, password, ip: meta.ip });
   if (attempt.outcome === 'throttled') {
