@@ -26,6 +26,14 @@ after(() => sso?.close());
 
 const passwordParams = () => ({ grant_type: 'password', username: user.email, password: user.password });
 
+/** Bounded wait (2 s) for a change made by another process to reach the SSO. */
+async function untilRefused(attempt: () => ReturnType<typeof postToken>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await attempt()).statusCode === 401) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function assertInvalidClient(res: Awaited<ReturnType<typeof postToken>>) {
   assert.equal(res.statusCode, 401, res.body);
   assert.equal(res.json().error, 'invalid_client');
@@ -208,6 +216,9 @@ describe('admin CLI commands', () => {
     assert.equal((await login()).statusCode, 200);
     const rotated = await runAdminCommand(sso.knex, ['app', 'rotate-secret', '--client-id', clientId]);
     const newSecret = /shown once, store it now\): (\S+)/.exec(rotated.join('\n'))![1]!;
+    // The CLI is another process: its change reaches the SSO's client cache by the database's
+    // announcement, milliseconds later (data/application-cache.ts).
+    await untilRefused(login);
     assertInvalidClient(await login());
     assert.equal(
       (
@@ -219,6 +230,9 @@ describe('admin CLI commands', () => {
     );
 
     await runAdminCommand(sso.knex, ['app', 'delete', '--client-id', clientId]);
+    await untilRefused(() =>
+      postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, newSecret) } }),
+    );
     assertInvalidClient(
       await postToken(sso.app, passwordParams(), {
         headers: { authorization: basicAuth(clientId, newSecret) },

@@ -3,8 +3,10 @@
  * confidential client refreshing tokens no longer costs a query per request (0.23-0.41 ms of SSO
  * CPU and 0.25-0.29 ms of PostgreSQL per refresh, issue 15). Every change to an application,
  * by whatever process (pages, admin CLI, another SSO), is announced by the database
- * (migration 20261124_005) and drops the entry at once: a rotated secret or a deleted
- * application is refused on the next request. While the announcements cannot be followed (the
+ * (migration 20261124_005) and drops the entry as soon as PostgreSQL delivers the
+ * notification (milliseconds; this SSO's own edits invalidate synchronously): a rotated secret or
+ * a deleted application is refused from then on, and a new secret is accepted at once (a
+ * mismatching cached row is read again, oauth/checks/client.ts). While the announcements cannot be followed (the
  * listening connection is down), nothing is cached. Entries also expire after `ttlMs` (5 s).
  * Unknown client ids are not cached (nothing to gain, and a flood of them must not evict).
  */

@@ -70,9 +70,20 @@ export async function authenticateClient(
 ): Promise<ClientIdentity> {
   const credentials = readClientCredentials(authorization, params);
   if (!credentials) return { clientId: null, application: null };
-  const application = ctx.applications
+  let application = ctx.applications
     ? await ctx.applications.find(credentials.id)
     : await findApplication(ctx.knex, credentials.id);
+  // A cached row whose secret does not match may predate a rotation announced a moment ago: the
+  // new secret is then checked against the row as it is now.
+  if (
+    ctx.applications &&
+    application?.confidential &&
+    credentials.secret !== undefined &&
+    !clientSecretMatches(application.clientSecretHash, credentials.secret)
+  ) {
+    ctx.applications.invalidate(credentials.id);
+    application = await ctx.applications.find(credentials.id);
+  }
   if (!application) {
     // Same work as a real comparison: no timing difference between unknown and wrong.
     clientSecretMatches(null, credentials.secret ?? '');
