@@ -35,6 +35,8 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
       DATABASE_URL: database.url,
       LOG_LEVEL: 'silent',
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      // SUBGRAPH_DEDUP=false measures the gateway without in-flight collapsing.
+      ...(process.env.SUBGRAPH_DEDUP ? { SUBGRAPH_DEDUP: process.env.SUBGRAPH_DEDUP } : {}),
       ...env,
     },
     dataDir: dir,
