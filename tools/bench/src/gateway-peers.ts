@@ -1,0 +1,400 @@
+/**
+ * The gateway side by side with its peer (issue 15): Fleetgraph's gateway (uncached and cached),
+ * Hive Gateway (@graphql-hive/gateway, as installed: its defaults, and with its in-flight
+ * deduplication off) and the subgraph called directly, on the same committed supergraph and the
+ * same subgraphs with the demo data, interleaved in one run. Every service, and each Hive
+ * Gateway, is its own process (as deployed); this process only sends the load, over undici pools
+ * of CONCURRENCY keep-alive connections per target.
+ *
+ * Query shapes:
+ *   small      `account { fullName }` (fleet-core)
+ *   deep       the devices page: 50 devices with owner, current vehicle and groups (fleet-core)
+ *   geodecode  a reverse geocoding of a point (geodecode)
+ * Traffic shapes:
+ *   one        one login repeating one query (the best case for collapsing identical calls)
+ *   many       LOGINS logins, each connection its own, with varied queries (nothing to collapse)
+ * The gateway's per-user rate limit is configured high enough not to throttle the benchmark
+ * (RATE_LIMIT_PER_MINUTE); its code runs as in production.
+ *
+ *   npx tsx tools/bench/src/gateway-peers.ts
+ *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (2), BENCH_CONCURRENCY (20), BENCH_LOGINS (20),
+ *     BENCH_SHAPES (small,deep,geodecode), BENCH_TRAFFIC (one,many),
+ *     BENCH_MODES (direct,uncached,cached,hive,hive-nodedup),
+ *     BENCH_PROFILE_DIR: every process writes a V8 CPU profile there (node --cpu-prof) at the end;
+ *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { repoRoot } from '@fleetgraph/service-kit';
+import { freePort, startPlatform } from '@fleetgraph/start';
+import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { benchDatabase } from './database';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
+const list = (value: string | undefined, all: string[]) =>
+  value ? value.split(',').filter((v) => all.includes(v)) : all;
+const SHAPES = list(process.env.BENCH_SHAPES, ['small', 'deep', 'geodecode']);
+const TRAFFIC = list(process.env.BENCH_TRAFFIC, ['one', 'many']) as Traffic[];
+const MODES = list(process.env.BENCH_MODES, [
+  'direct',
+  'uncached',
+  'cached',
+  'hive',
+  'hive-nodedup',
+]) as Mode[];
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(process.env.BENCH_PROFILE_DIR) : undefined;
+
+type Traffic = 'one' | 'many';
+type Mode = 'direct' | 'uncached' | 'cached' | 'hive' | 'hive-nodedup';
+
+interface Variant {
+  query: string;
+  variables?: Record<string, unknown>;
+}
+
+interface Shape {
+  name: string;
+  label: string;
+  /** The subgraph answering every field (the direct mode calls it). */
+  subgraph: string;
+  one: Variant;
+  many: Variant[];
+}
+
+const deep = (pageSize: number, extra = '') => `query Devices { devices(pageSize: ${pageSize}) { list {
+  id status${extra} owner { fullName } currentVehicle { plate make model } groups { list { label } } } } }`;
+const GEODECODE = `query Geodecode($lat: Float, $lng: Float) {
+  geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
+    extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
+const POINTS = [
+  [48.8566, 2.3522],
+  [52.52, 13.405],
+  [-1.2921, 36.8219],
+  [35.6762, 139.6503],
+  [-33.8688, 151.2093],
+  [-34.6037, -58.3816],
+  [40.7128, -74.006],
+  [47.5596, 7.5886],
+];
+
+const SHAPE_DEFS: Shape[] = [
+  {
+    name: 'small',
+    label: 'account { fullName }',
+    subgraph: 'fleet-core',
+    one: { query: 'query Me { account { fullName } }' },
+    many: [
+      { query: 'query Me { account { fullName } }' },
+      { query: 'query Me { account { id fullName } }' },
+      { query: 'query Me { account { fullName email } }' },
+      { query: 'query Me { account { fullName shortName } }' },
+    ],
+  },
+  {
+    name: 'deep',
+    label: 'devices(pageSize: 50) { ... owner, currentVehicle, groups }',
+    subgraph: 'fleet-core',
+    one: { query: deep(50) },
+    many: [
+      { query: deep(50) },
+      { query: deep(49) },
+      { query: deep(50, ' lastConnectionAt') },
+      { query: deep(48) },
+    ],
+  },
+  {
+    name: 'geodecode',
+    label: 'geodecode(lat, lng, radius: 500, maxResult: 3)',
+    subgraph: 'geodecode',
+    one: { query: GEODECODE, variables: { lat: POINTS[0]![0], lng: POINTS[0]![1] } },
+    many: POINTS.map(([lat, lng]) => ({ query: GEODECODE, variables: { lat, lng } })),
+  },
+];
+
+interface Target {
+  pool: Pool;
+  path: string;
+  headers: Record<string, string>;
+  /** The x-fleetgraph-cache answer every request must carry (the gateway's modes). */
+  cache?: 'hit' | 'bypass';
+}
+
+const loopback = (url: string) => new URL(url.replace('//localhost:', '//127.0.0.1:'));
+
+/** One request, checked: HTTP 200, no GraphQL errors, and the cache outcome the mode claims. */
+async function send(target: Target, token: string, body: string): Promise<string> {
+  const response = await target.pool.request({
+    path: target.path,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      authorization: `Bearer ${token}`,
+      ...target.headers,
+    },
+    body,
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200 || text.includes('"errors"'))
+    throw new Error(`${target.path} answered ${response.statusCode}: ${text.slice(0, 300)}`);
+  if (target.cache && response.headers['x-fleetgraph-cache'] !== target.cache)
+    throw new Error(`expected cache ${target.cache}, got ${String(response.headers['x-fleetgraph-cache'])}`);
+  return text;
+}
+
+/**
+ * CONCURRENCY loops for `seconds`: loop i sends with token i mod tokens, cycling the bodies from
+ * its own offset. Returns requests per second.
+ */
+async function drive(target: Target, tokens: string[], bodies: string[], seconds: number): Promise<number> {
+  let requests = 0;
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, i) => {
+      const token = tokens[i % tokens.length]!;
+      let k = i;
+      while (performance.now() < deadline) {
+        await send(target, token, bodies[k++ % bodies.length]!);
+        requests++;
+      }
+    }),
+  );
+  return requests / ((performance.now() - start) / 1000);
+}
+
+async function login(sso: string): Promise<string> {
+  const response = await fetch(`${sso}/oauth/token`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** Hive Gateway in its own process (hive-peer.ts), ready once it answers a query. */
+async function startHive(
+  dedup: boolean,
+  subgraphs: Record<string, string>,
+  secret: string | undefined,
+  token: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src/hive-peer.ts')],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        HIVE_PORT: String(port),
+        HIVE_DEDUP: String(dedup),
+        HIVE_SUBGRAPHS: JSON.stringify(subgraphs),
+        SUPERGRAPH_PATH: join(repoRoot, 'supergraph.graphql'),
+        ...(secret ? { HIVE_SECRET_HEADER: GATEWAY_SECRET_HEADER, HIVE_SECRET: secret } : {}),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('hive gateway exited before it was ready');
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('hive gateway not ready within 60 s');
+    await delay(200);
+  }
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const database = await benchDatabase('bench_peers');
+const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
+const profileEnv: Record<string, string> = PROFILE_DIR
+  ? (mkdirSync(PROFILE_DIR, { recursive: true }),
+    { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` })
+  : {};
+const pids: string[] = [];
+const ports: Record<string, number> = {};
+for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
+  ports[name] = await freePort();
+const platform = await startPlatform({
+  env: {
+    ...process.env,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    // High enough never to throttle the benchmark; the limiter still runs on every request.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_BURST: '100000000',
+    ...profileEnv,
+  },
+  dataDir: dir,
+  ports,
+  processes: true,
+  log: (line) => {
+    if (/: process \d+$/.test(line)) pids.push(line);
+  },
+});
+const hives: Awaited<ReturnType<typeof startHive>>[] = [];
+const pools: Pool[] = [];
+try {
+  const sso = platform.urls.sso;
+  const secret = platform.subgraphHeaders[GATEWAY_SECRET_HEADER];
+  const uncachedTokens: string[] = [];
+  const cachedTokens: string[] = [];
+  for (let i = 0; i < LOGINS; i++) uncachedTokens.push(await login(sso));
+  for (let i = 0; i < LOGINS; i++) cachedTokens.push(await login(sso));
+  const gateway = loopback(platform.urls.graphql);
+  const pool = (url: URL) => {
+    const p = new Pool(url.origin, { connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000 });
+    pools.push(p);
+    return p;
+  };
+  const gatewayPool = pool(gateway);
+  for (const token of cachedTokens)
+    await send(
+      { pool: gatewayPool, path: gateway.pathname, headers: {} },
+      token,
+      JSON.stringify({ query: '{ cache(ttl: 3600) { ttl } }' }),
+    );
+
+  if (MODES.includes('hive'))
+    hives.push(await startHive(true, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
+  if (MODES.includes('hive-nodedup'))
+    hives.push(await startHive(false, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
+  for (const line of pids) console.log(line);
+  for (const hive of hives) console.log(`hive gateway: process ${hive.child.pid}`);
+  const hiveOf = (dedup: boolean) => hives[MODES.includes('hive') && !dedup ? 1 : 0]!;
+
+  const subgraphPools = new Map<string, { pool: Pool; path: string }>();
+  const direct = (subgraph: string) => {
+    let found = subgraphPools.get(subgraph);
+    if (!found) {
+      const url = loopback(platform.urls.subgraphs[subgraph]!);
+      subgraphPools.set(subgraph, (found = { pool: pool(url), path: url.pathname }));
+    }
+    return found;
+  };
+  const hivePools = new Map<boolean, Pool>();
+  const hiveTarget = (dedup: boolean): Target => {
+    const url = new URL(hiveOf(dedup).url);
+    let p = hivePools.get(dedup);
+    if (!p) hivePools.set(dedup, (p = pool(url)));
+    return { pool: p, path: url.pathname, headers: {} };
+  };
+  const targets = (shape: Shape): Record<Mode, Target> => ({
+    direct: { ...direct(shape.subgraph), headers: platform.subgraphHeaders },
+    uncached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'bypass' },
+    cached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'hit' },
+    hive: MODES.includes('hive') ? hiveTarget(true) : (undefined as never),
+    'hive-nodedup': MODES.includes('hive-nodedup') ? hiveTarget(false) : (undefined as never),
+  });
+  const tokensOf = (mode: Mode, traffic: Traffic) => {
+    const tokens = mode === 'cached' ? cachedTokens : uncachedTokens;
+    return traffic === 'one' ? tokens.slice(0, 1) : tokens;
+  };
+  const bodiesOf = (shape: Shape, traffic: Traffic) =>
+    (traffic === 'one' ? [shape.one] : shape.many).map((v) =>
+      JSON.stringify({ query: v.query, variables: v.variables ?? {} }),
+    );
+
+  const shapes = SHAPE_DEFS.filter((s) => SHAPES.includes(s.name));
+  // Same answer every way (checked on the first variant), and every path warmed (plans, JIT,
+  // cache entries stored for every cached login and variant).
+  for (const shape of shapes) {
+    const all = targets(shape);
+    const answers = new Map<Mode, string>();
+    for (const mode of MODES) {
+      const { cache, ...target } = all[mode];
+      for (const traffic of TRAFFIC) {
+        const bodies = bodiesOf(shape, traffic);
+        for (const token of tokensOf(mode, traffic))
+          for (const body of bodies) {
+            const text = await send(target, token, body);
+            if (body === bodies[0] && !answers.has(mode))
+              answers.set(mode, JSON.stringify(JSON.parse(text).data));
+          }
+      }
+      void cache;
+      await drive(all[mode], tokensOf(mode, 'many'), bodiesOf(shape, 'many'), 0.5);
+    }
+    const distinct = new Set(answers.values());
+    if (distinct.size !== 1) throw new Error(`${shape.name}: the modes do not give the same answer`);
+  }
+
+  console.log(
+    `gateway peers benchmark: ${ROUNDS} interleaved rounds x ${SECONDS} s per cell, ${CONCURRENCY} connections, ` +
+      `many = ${LOGINS} logins with varied queries; every service its own process; ` +
+      `gateway cache ${process.env.REDIS_URL ? 'in Redis' : 'in memory'}`,
+  );
+  const results = new Map<string, number[]>();
+  const cell = (shape: string, traffic: Traffic, mode: Mode) => `${shape}/${traffic}/${mode}`;
+  for (let round = 0; round < ROUNDS; round++)
+    for (const shape of shapes)
+      for (const traffic of TRAFFIC) {
+        const all = targets(shape);
+        // Rotate the order each round so no mode always runs first (or after the same one).
+        const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!);
+        for (const mode of order) {
+          const rps = await drive(all[mode], tokensOf(mode, traffic), bodiesOf(shape, traffic), SECONDS);
+          const key = cell(shape.name, traffic, mode);
+          results.set(key, [...(results.get(key) ?? []), rps]);
+        }
+      }
+  const mean = (values: number[] | undefined) =>
+    values && values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
+  const rps = (shape: string, traffic: Traffic, mode: Mode) => mean(results.get(cell(shape, traffic, mode)));
+  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
+  console.log(
+    `${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(13)).join('')}   ` +
+      'unc/hive unc/hive-nd unc/direct cached/unc hive/direct',
+  );
+  for (const shape of shapes)
+    for (const traffic of TRAFFIC) {
+      const r = (mode: Mode) => rps(shape.name, traffic, mode);
+      console.log(
+        `${shape.name.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => r(m).toFixed(0).padStart(13)).join('')}   ` +
+          `${f(r('uncached') / r('hive')).padStart(8)} ${f(r('uncached') / r('hive-nodedup')).padStart(11)} ` +
+          `${f(r('uncached') / r('direct')).padStart(10)} ${f(r('cached') / r('uncached')).padStart(10)} ` +
+          `${f(r('hive') / r('direct')).padStart(11)}`,
+      );
+    }
+  console.log(
+    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off)',
+  );
+} finally {
+  for (const p of pools) await p.close();
+  for (const hive of hives) await hive.stop();
+  await platform.close();
+  rmSync(dir, { recursive: true, force: true });
+  await database.close();
+}
