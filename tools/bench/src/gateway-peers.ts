@@ -20,7 +20,8 @@
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (2), BENCH_CONCURRENCY (20), BENCH_LOGINS (20),
  *     BENCH_SHAPES (small,deep,geodecode), BENCH_TRAFFIC (one,many),
  *     BENCH_MODES (direct,uncached,cached,hive,hive-nodedup),
- *     BENCH_PROFILE_DIR: every process writes a V8 CPU profile there (node --cpu-prof) at the end;
+ *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
+ *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
  *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -241,7 +242,10 @@ const database = await benchDatabase('bench_peers');
 const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
 const profileEnv: Record<string, string> = PROFILE_DIR
   ? (mkdirSync(PROFILE_DIR, { recursive: true }),
-    { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` })
+    {
+      NODE_OPTIONS: `--import ${join(repoRoot, 'tools/bench/src/cpu-profile.mjs')}`,
+      BENCH_PROFILE_DIR: PROFILE_DIR,
+    })
   : {};
 const pids: string[] = [];
 const ports: Record<string, number> = {};
