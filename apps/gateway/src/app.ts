@@ -36,6 +36,8 @@ export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
   /** The SSO's revocation list (the one-process start shares its in-memory list); default from REDIS_URL. */
   revocations?: RevocationList;
+  /** Called when a subgraph call joined an identical one in flight (tests wait on it). */
+  onSubgraphCollapsed?: (subgraph: string) => void;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: ServerOptions['logStream'];
   /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
@@ -107,6 +109,7 @@ export async function buildApp(
             log: app.log,
             ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
             collapse: config.subgraphDedup,
+            ...(options.onSubgraphCollapsed ? { onCollapsed: options.onSubgraphCollapsed } : {}),
           }),
   });
   const apq = persistedQueries({

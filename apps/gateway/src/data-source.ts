@@ -37,6 +37,8 @@ export interface ForwardingDataSourceOptions {
   subgraphSecret?: string;
   /** Collapse identical in-flight query calls of one login (SUBGRAPH_DEDUP, default on). */
   collapse?: boolean;
+  /** Called when a call joined one in flight (tests wait on it). */
+  onCollapsed?: (subgraph: string) => void;
 }
 
 interface Failure {
@@ -111,6 +113,7 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext
     const pending = this.inFlight.get(key);
     if (pending) {
       this.options.metrics?.subgraphCollapsed(this.options.name);
+      this.options.onCollapsed?.(this.options.name);
       return structuredClone(await pending);
     }
     const call = this.processOnce(options).finally(() => this.inFlight.delete(key));

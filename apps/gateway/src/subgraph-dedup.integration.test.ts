@@ -5,6 +5,7 @@
  * answers until the test releases them, so "in flight" is a fact, not a timing.
  */
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
@@ -18,6 +19,8 @@ let issuer: TestIssuer;
 let stub: Server;
 let held: ServerResponse[] = [];
 let calls = 0;
+/** `call` when the stub received one, `collapsed` when the gateway joined a call in flight. */
+const events = new EventEmitter();
 const apps: FastifyInstance[] = [];
 
 before(async () => {
@@ -27,6 +30,7 @@ before(async () => {
     request.on('end', () => {
       calls += 1;
       held.push(response);
+      events.emit('call');
     });
   });
   await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
@@ -56,19 +60,18 @@ async function gateway(env: Record<string, string> = {}): Promise<FastifyInstanc
       ...routeEverySubgraph(url),
       ...env,
     }),
-    { jwks: issuer.jwks },
+    { jwks: issuer.jwks, onSubgraphCollapsed: () => events.emit('collapsed') },
   );
   apps.push(app);
   return app;
 }
 
-/** Waits (bounded) for a condition another party makes true. */
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 500; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.fail(`never: ${what}`);
+/** Starts a request and waits for what it must cause (the stub receiving it, or its joining). */
+async function send<T>(request: () => Promise<T>, causes: 'call' | 'collapsed') {
+  const caused = once(events, causes);
+  const answer = request();
+  await caused;
+  return { answer }; // wrapped: an async function's returned promise would be awaited
 }
 
 const collapsed = async (app: FastifyInstance) => {
@@ -84,10 +87,9 @@ test('an identical query of the same login in flight is sent once; both callers 
   const app = await gateway();
   const token = await issuer.token({ uid: uid(1), email: 'one@example.test' });
   calls = 0;
-  const first = ask(app, token);
-  await until(() => calls === 1, 'the first call reached the subgraph');
-  const second = ask(app, token);
-  await until(async () => (await collapsed(app)) === 1, 'the second call joined the first');
+  const { answer: first } = await send(() => ask(app, token), 'call');
+  const { answer: second } = await send(() => ask(app, token), 'collapsed');
+  assert.equal(await collapsed(app), 1, 'counted in the metrics');
   release();
   const answers = await Promise.all([first, second]);
   for (const answer of answers)
@@ -102,10 +104,9 @@ test('two logins never share a call', async () => {
     issuer.token({ uid: uid(3), email: 'b@example.test' }),
   ]);
   calls = 0;
-  const first = ask(app, a);
-  await until(() => calls === 1, 'the first login reached the subgraph');
-  const second = ask(app, b);
-  await until(() => calls === 2, 'the second login made its own call');
+  const { answer: first } = await send(() => ask(app, a), 'call');
+  const { answer: second } = await send(() => ask(app, b), 'call');
+  assert.equal(calls, 2, 'the second login made its own call');
   release();
   await Promise.all([first, second]);
   assert.equal(await collapsed(app), 0);
@@ -115,10 +116,9 @@ test('SUBGRAPH_DEDUP=false sends every call', async () => {
   const app = await gateway({ SUBGRAPH_DEDUP: 'false' });
   const token = await issuer.token({ uid: uid(4), email: 'four@example.test' });
   calls = 0;
-  const first = ask(app, token);
-  await until(() => calls === 1, 'the first call reached the subgraph');
-  const second = ask(app, token);
-  await until(() => calls === 2, 'the second call was sent too');
+  const { answer: first } = await send(() => ask(app, token), 'call');
+  const { answer: second } = await send(() => ask(app, token), 'call');
+  assert.equal(calls, 2, 'the second call was sent too');
   release();
   await Promise.all([first, second]);
 });

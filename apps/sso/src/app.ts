@@ -43,6 +43,8 @@ export interface BuildOptions {
    * when created here.
    */
   revocations?: RevocationList;
+  /** Called when another process's change to an application reached this SSO's client cache. */
+  onApplicationChange?: (clientId: string) => void;
   /** How progressive sign-in delays wait (default a timer; tests record them instead). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -88,7 +90,10 @@ export async function buildApp(
       refreshTtlSeconds: config.refreshTokenTtl,
       onError: (error) => app.log.warn({ err: error }, 'refresh rotation batch failed; retried one by one'),
     });
-    const applications = createApplicationCache(knex, { databaseUrl: config.databaseUrl });
+    const applications = createApplicationCache(knex, {
+      databaseUrl: config.databaseUrl,
+      ...(options.onApplicationChange ? { onAnnounced: options.onApplicationChange } : {}),
+    });
     app.addHook('onClose', async () => applications.close());
     const ctx: OAuthContext = {
       knex,

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -18,20 +19,22 @@ import {
 
 let sso: SsoHarness;
 let user: Awaited<ReturnType<typeof insertUser>>;
+/** Another process's change to an application reaching the SSO's client cache, by client id. */
+const announced = new EventEmitter();
 before(async () => {
-  sso = await startSso('applications');
+  sso = await startSso('applications', {}, { onApplicationChange: (id) => announced.emit(id) });
   user = await insertUser(sso.knex);
 });
 after(() => sso?.close());
 
 const passwordParams = () => ({ grant_type: 'password', username: user.email, password: user.password });
 
-/** Bounded wait (2 s) for a change made by another process to reach the SSO. */
-async function untilRefused(attempt: () => ReturnType<typeof postToken>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await attempt()).statusCode === 401) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Runs an admin command of another process and waits until the SSO heard of its change. */
+async function adminChange(clientId: string, argv: string[]): Promise<string[]> {
+  const heard = once(announced, clientId);
+  const out = await runAdminCommand(sso.knex, argv);
+  await heard;
+  return out;
 }
 
 function assertInvalidClient(res: Awaited<ReturnType<typeof postToken>>) {
@@ -214,11 +217,10 @@ describe('admin CLI commands', () => {
     const login = () =>
       postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, secret) } });
     assert.equal((await login()).statusCode, 200);
-    const rotated = await runAdminCommand(sso.knex, ['app', 'rotate-secret', '--client-id', clientId]);
+    const rotated = await adminChange(clientId, ['app', 'rotate-secret', '--client-id', clientId]);
     const newSecret = /shown once, store it now\): (\S+)/.exec(rotated.join('\n'))![1]!;
     // The CLI is another process: its change reaches the SSO's client cache by the database's
     // announcement, milliseconds later (data/application-cache.ts).
-    await untilRefused(login);
     assertInvalidClient(await login());
     assert.equal(
       (
@@ -229,10 +231,7 @@ describe('admin CLI commands', () => {
       200,
     );
 
-    await runAdminCommand(sso.knex, ['app', 'delete', '--client-id', clientId]);
-    await untilRefused(() =>
-      postToken(sso.app, passwordParams(), { headers: { authorization: basicAuth(clientId, newSecret) } }),
-    );
+    await adminChange(clientId, ['app', 'delete', '--client-id', clientId]);
     assertInvalidClient(
       await postToken(sso.app, passwordParams(), {
         headers: { authorization: basicAuth(clientId, newSecret) },

@@ -33,6 +33,8 @@ export interface DatabaseRevocationOptions {
   onError?: (error: unknown, operation: string) => void;
   /** First reconnect delay in ms (doubling up to 10 s); default 250. */
   reconnectMs?: number;
+  /** Called after the view was (re)loaded or an announcement added (tests wait on it). */
+  onChange?: () => void;
 }
 
 export interface DatabaseRevocationList extends RevocationList {
@@ -105,6 +107,7 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
     connection.on('notification', (message) => {
       const announced = parseAnnouncement(message.payload);
       if (announced) remember(announced.jti, announced.exp);
+      options.onChange?.();
     });
     connection.on('error', (error) => {
       onError(error, 'listen');
@@ -119,6 +122,7 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
       if (closed) return void (await connection.end());
       client = connection;
       delay = options.reconnectMs ?? 250;
+      options.onChange?.();
     } catch (error) {
       onError(error, 'load');
       await connection.end().catch(() => {});

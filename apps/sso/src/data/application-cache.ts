@@ -61,7 +61,14 @@ function followChanges(databaseUrl: string, onChange: (clientId: string) => void
 
 export function createApplicationCache(
   knex: Knex,
-  options: { databaseUrl: string; ttlMs?: number; now?: () => number; max?: number },
+  options: {
+    databaseUrl: string;
+    ttlMs?: number;
+    now?: () => number;
+    max?: number;
+    /** Called when an announced change dropped a client (tests wait on it). */
+    onAnnounced?: (clientId: string) => void;
+  },
 ): ApplicationCache {
   const ttlMs = options.ttlMs ?? APPLICATION_CACHE_MS;
   const now = options.now ?? Date.now;
@@ -70,7 +77,10 @@ export function createApplicationCache(
   });
   const changes = followChanges(
     options.databaseUrl,
-    (clientId) => cache.delete(clientId),
+    (clientId) => {
+      cache.delete(clientId);
+      options.onAnnounced?.(clientId);
+    },
     () => cache.clear(),
   );
   return {
