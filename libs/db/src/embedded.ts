@@ -22,6 +22,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   log?: (line: string) => void;
+  /** Extra server settings (`-c name=value`), e.g. a benchmark's pg_stat_statements. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const port = options.port ?? EMBEDDED_DEFAULT_PORT;
   const databaseDir = join(options.dataDir, 'pg');
@@ -40,7 +42,13 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: asRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message) => {
       logs.push(message);
       if (logs.length > 200) logs.shift();

@@ -1,0 +1,78 @@
+/**
+ * Load primitives shared by the benchmarks that drive a service over keep-alive connections:
+ * a checked request on an undici pool, a closed-loop driver, and the demo login.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Pool } from 'undici';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+
+export interface Target {
+  pool: Pool;
+  path: string;
+  headers: Record<string, string>;
+  /** The x-fleetgraph-cache answer every request must carry (the gateway's modes). */
+  cache?: 'hit' | 'bypass';
+}
+
+/** `localhost` URLs on 127.0.0.1 (undici would otherwise try ::1 first). */
+export const loopback = (url: string) => new URL(url.replace('//localhost:', '//127.0.0.1:'));
+
+/** One request, checked: HTTP 200, no GraphQL errors, and the cache outcome the target claims. */
+export async function send(target: Target, token: string, body: string): Promise<string> {
+  const response = await target.pool.request({
+    path: target.path,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      authorization: `Bearer ${token}`,
+      ...target.headers,
+    },
+    body,
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200 || text.includes('"errors"'))
+    throw new Error(`${target.path} answered ${response.statusCode}: ${text.slice(0, 300)}`);
+  if (target.cache && response.headers['x-fleetgraph-cache'] !== target.cache)
+    throw new Error(`expected cache ${target.cache}, got ${String(response.headers['x-fleetgraph-cache'])}`);
+  return text;
+}
+
+/**
+ * `concurrency` closed loops for `seconds`: loop i sends with token i mod tokens, cycling the
+ * bodies from its own offset. Returns the requests made and the seconds they took.
+ */
+export async function drive(
+  target: Target,
+  tokens: string[],
+  bodies: string[],
+  seconds: number,
+  concurrency: number,
+): Promise<{ requests: number; seconds: number }> {
+  let requests = 0;
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, i) => {
+      const token = tokens[i % tokens.length]!;
+      let k = i;
+      while (performance.now() < deadline) {
+        await send(target, token, bodies[k++ % bodies.length]!);
+        requests++;
+      }
+    }),
+  );
+  return { requests, seconds: (performance.now() - start) / 1000 };
+}
+
+/** The demo user's access token (password grant). */
+export async function login(sso: string): Promise<string> {
+  const response = await fetch(`${sso}/oauth/token`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
