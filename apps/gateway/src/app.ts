@@ -12,7 +12,7 @@ import { createRevocationList, createTokenVerifier, type RevocationList } from '
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
-import { createSubgraphPool, ForwardingDataSource } from './data-source';
+import { createSubgraphPools, ForwardingDataSource } from './data-source';
 import { scopesPlugin } from './scopes/plugin';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
 import { metricsPlugin, registerMetrics } from './observability/plugin';
@@ -31,6 +31,7 @@ import { withRateLimit } from './rate-limit/context';
 import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
 import { memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
+import { stringifyResult } from './cache/stored-json';
 
 export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
@@ -65,8 +66,8 @@ export async function buildApp(
   const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
   if (config.metricsEnabled)
     registerMetrics(app, metrics, config.metricsToken ? { token: config.metricsToken } : {});
-  const pool = createSubgraphPool(config.subgraphConnections);
-  app.addHook('onClose', async () => pool.close());
+  const pools = createSubgraphPools(config.subgraphConnections);
+  app.addHook('onClose', async () => pools.close());
   const supergraph = createSupergraphSource({
     path: config.supergraphPath,
     log: app.log,
@@ -104,7 +105,7 @@ export async function buildApp(
             name,
             url: config.subgraphUrls[name] ?? url ?? '',
             timeoutMs: config.subgraphTimeouts[name] ?? config.subgraphTimeoutMs,
-            pool,
+            pools,
             metrics,
             log: app.log,
             ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
@@ -128,6 +129,8 @@ export async function buildApp(
     persistedQueries: apq.options,
     includeStacktraceInErrorResponses: false,
     formatError,
+    // A cache hit's stored bytes are written as they are (cache/stored-json.ts).
+    stringifyResult,
     parseOptions: limitsParseOptions(limits),
     documentStore: documentStore(config.documentCacheMb),
     // The default landing page loads from a CDN; the explorer will be served locally instead.
