@@ -23,11 +23,12 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import { LocalGraphQLDataSource } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { print, type GraphQLSchema } from 'graphql';
+import { print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { loadTypeDefs } from '@fleetgraph/subgraph-kit';
 import type { UserContext } from '@fleetgraph/auth';
 import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
 import type { CacheStore } from './store';
+import { storedResult } from './stored-json';
 
 /** The subgraph name the gateway serves itself (tools/compose composes it like the others). */
 export const CACHE_SUBGRAPH = 'gateway';
@@ -54,6 +55,32 @@ interface RequestState {
 export type CacheInfo = CacheCommand;
 
 const states = new WeakMap<object, RequestState>();
+
+/**
+ * The hash of a document's printed form, per parsed document: Apollo Server's document store hands
+ * the same DocumentNode to every request with the same query, so it is printed and hashed once.
+ */
+const documentHashes = new WeakMap<DocumentNode, string>();
+
+function documentHash(document: DocumentNode): string {
+  let hash = documentHashes.get(document);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(print(document)).digest('base64url');
+    documentHashes.set(document, hash);
+  }
+  return hash;
+}
+
+/** The entry key: the printed document (by its hash), the operation name and the canonical variables. */
+function entryKey(document: DocumentNode, operationName: string | undefined, variables: unknown): string {
+  return createHash('sha256')
+    .update(documentHash(document))
+    .update('\u0000')
+    .update(operationName ?? '')
+    .update('\u0000')
+    .update(canonicalJson(variables ?? {}))
+    .digest('base64url');
+}
 
 function scopeKeyOf(user: UserContext, settings: CacheSettings): string | undefined {
   const raw =
@@ -102,13 +129,7 @@ export function responseCachePlugin<C extends CacheContext>(
           if (!settings || !store.available()) return;
           const scopeKey = scopeKeyOf(user, settings);
           if (!scopeKey) return;
-          const key = createHash('sha256')
-            .update(print(document))
-            .update('\u0000')
-            .update(request.operationName ?? '')
-            .update('\u0000')
-            .update(canonicalJson(request.variables ?? {}))
-            .digest('base64url');
+          const key = entryKey(document, request.operationName, request.variables);
           state = { ...state, scopeKey, key, settings };
           states.set(contextValue, state);
         },
@@ -134,7 +155,7 @@ export function responseCachePlugin<C extends CacheContext>(
             await store.touch(state.scopeKey, state.key, state.settings.ttl * 1000);
           return {
             http: { status: undefined, headers: new HeaderMap() },
-            body: { kind: 'single', singleResult: JSON.parse(entry.body) },
+            body: { kind: 'single', singleResult: storedResult(entry.body) },
           };
         },
         async willSendResponse({ response }) {

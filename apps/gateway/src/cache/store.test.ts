@@ -1,7 +1,7 @@
 /** The in-memory cache store: epochs that never revive flushed entries, and scoped flushes. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { memoryCacheStore } from './store';
+import { decodeEntry, encodeEntry, memoryCacheStore } from './store';
 
 const TTL = 60_000;
 
@@ -47,4 +47,13 @@ test('an entry replaced or evicted is forgotten by its scope, so later flushes s
   assert.equal((await store.lookup('a', 'q')).entry, undefined);
   await store.flush('a');
   assert.ok((await store.lookup('b', 'q2')).entry, "a's flush leaves b's entries");
+});
+
+test('a Redis entry is its epoch and its body as they are; entries in the earlier JSON record still read', () => {
+  const entry = { epoch: 'e-1', body: '{"data":{"a":"line\\nbreak \\"quoted\\""}}' };
+  const raw = encodeEntry(entry);
+  assert.equal(raw, `e-1\n${entry.body}`);
+  assert.deepEqual(decodeEntry(raw), entry);
+  assert.deepEqual(decodeEntry(JSON.stringify(entry)), entry);
+  assert.throws(() => decodeEntry('no separator'), /unreadable/);
 });
