@@ -22,7 +22,11 @@
  *     BENCH_MODES (direct,uncached,cached,hive,hive-nodedup),
  *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
  *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
- *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory).
+ *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory);
+ *     BENCH_BASELINE: another checkout of the repository (e.g. `git worktree add /tmp/base HEAD~3`,
+ *     with node_modules): its gateway runs beside ours on the same subgraphs, as the modes
+ *     base-uncached and base-cached, so a change to the gateway is measured before/after in one
+ *     interleaved run (add them to BENCH_MODES; they are off unless BENCH_BASELINE is set).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -46,17 +50,19 @@ const list = (value: string | undefined, all: string[]) =>
   value ? value.split(',').filter((v) => all.includes(v)) : all;
 const SHAPES = list(process.env.BENCH_SHAPES, ['small', 'deep', 'geodecode']);
 const TRAFFIC = list(process.env.BENCH_TRAFFIC, ['one', 'many']) as Traffic[];
+const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const MODES = list(process.env.BENCH_MODES, [
   'direct',
   'uncached',
   'cached',
   'hive',
   'hive-nodedup',
-]) as Mode[];
+  ...(BASELINE ? ['base-uncached', 'base-cached'] : []),
+]).filter((mode) => BASELINE || !mode.startsWith('base-')) as Mode[];
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 type Traffic = 'one' | 'many';
-type Mode = 'direct' | 'uncached' | 'cached' | 'hive' | 'hive-nodedup';
+type Mode = 'direct' | 'uncached' | 'cached' | 'hive' | 'hive-nodedup' | 'base-uncached' | 'base-cached';
 
 interface Variant {
   query: string;
@@ -212,22 +218,7 @@ async function startHive(
   );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}/graphql`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('hive gateway exited before it was ready');
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: '{ __typename }' }),
-      });
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('hive gateway not ready within 60 s');
-    await delay(200);
-  }
+  await waitForGraphQL(url, token, child, 'hive gateway');
   return {
     url,
     child,
@@ -236,6 +227,68 @@ async function startHive(
       await exited;
     },
   };
+}
+
+/**
+ * The baseline checkout's gateway in its own process, configured as the platform configures ours
+ * (same SSO, subgraphs, secret, Redis) but with its own query cache prefix; ready once it answers.
+ */
+async function startBaselineGateway(
+  root: string,
+  platform: Awaited<ReturnType<typeof startPlatform>>,
+  env: Record<string, string | undefined>,
+  token: string,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const routing = Object.fromEntries(
+    Object.entries(platform.urls.subgraphs).map(([name, url]) => [
+      `SUBGRAPH_${name.toUpperCase().replace(/-/g, '_')}_URL`,
+      url,
+    ]),
+  );
+  const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', 'apps/gateway/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...env,
+      ...routing,
+      GATEWAY_PORT: String(port),
+      SSO_ISSUER: platform.urls.sso,
+      SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER],
+      DATABASE_URL: platform.databaseUrl,
+      QUERY_CACHE_PREFIX: 'fleetgraph:bench-baseline-cache:',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = `http://127.0.0.1:${port}/graphql`;
+  await waitForGraphQL(url, token, child, 'baseline gateway');
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitForGraphQL(url: string, token: string, child: ChildProcess, name: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited before it was ready`);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} not ready within 60 s`);
+    await delay(200);
+  }
 }
 
 const database = await benchDatabase('bench_peers');
@@ -269,6 +322,7 @@ const platform = await startPlatform({
   },
 });
 const hives: Awaited<ReturnType<typeof startHive>>[] = [];
+let baseline: Awaited<ReturnType<typeof startBaselineGateway>> | undefined;
 const pools: Pool[] = [];
 try {
   const sso = platform.urls.sso;
@@ -284,12 +338,31 @@ try {
     return p;
   };
   const gatewayPool = pool(gateway);
-  for (const token of cachedTokens)
-    await send(
-      { pool: gatewayPool, path: gateway.pathname, headers: {} },
-      token,
-      JSON.stringify({ query: '{ cache(ttl: 3600) { ttl } }' }),
+  const saveCacheSettings = async (target: Pool, path: string) => {
+    for (const token of cachedTokens)
+      await send(
+        { pool: target, path, headers: {} },
+        token,
+        JSON.stringify({ query: '{ cache(ttl: 3600) { ttl } }' }),
+      );
+  };
+  await saveCacheSettings(gatewayPool, gateway.pathname);
+  if (BASELINE && MODES.some((mode) => mode.startsWith('base-')))
+    baseline = await startBaselineGateway(
+      BASELINE,
+      platform,
+      {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        RATE_LIMIT_BURST: '100000000',
+        ...profileEnv,
+      },
+      uncachedTokens[0]!,
     );
+  const baselineUrl = baseline ? new URL(baseline.url) : undefined;
+  const baselinePool = baselineUrl ? pool(baselineUrl) : undefined;
+  if (baselinePool && baselineUrl) await saveCacheSettings(baselinePool, baselineUrl.pathname);
 
   if (MODES.includes('hive'))
     hives.push(await startHive(true, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
@@ -297,6 +370,7 @@ try {
     hives.push(await startHive(false, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
   for (const line of pids) console.log(line);
   for (const hive of hives) console.log(`hive gateway: process ${hive.child.pid}`);
+  if (baseline) console.log(`baseline gateway (${BASELINE}): process ${baseline.child.pid}`);
   const hiveOf = (dedup: boolean) => hives[MODES.includes('hive') && !dedup ? 1 : 0]!;
 
   const subgraphPools = new Map<string, { pool: Pool; path: string }>();
@@ -321,9 +395,11 @@ try {
     cached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'hit' },
     hive: MODES.includes('hive') ? hiveTarget(true) : (undefined as never),
     'hive-nodedup': MODES.includes('hive-nodedup') ? hiveTarget(false) : (undefined as never),
+    'base-uncached': { pool: baselinePool!, path: baselineUrl?.pathname ?? '', headers: {}, cache: 'bypass' },
+    'base-cached': { pool: baselinePool!, path: baselineUrl?.pathname ?? '', headers: {}, cache: 'hit' },
   });
   const tokensOf = (mode: Mode, traffic: Traffic) => {
-    const tokens = mode === 'cached' ? cachedTokens : uncachedTokens;
+    const tokens = mode === 'cached' || mode === 'base-cached' ? cachedTokens : uncachedTokens;
     return traffic === 'one' ? tokens.slice(0, 1) : tokens;
   };
   const bodiesOf = (shape: Shape, traffic: Traffic) =>
@@ -380,7 +456,8 @@ try {
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
   console.log(
     `${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(13)).join('')}   ` +
-      'unc/hive unc/hive-nd unc/direct cached/unc hive/direct',
+      'unc/hive unc/hive-nd unc/direct cached/unc hive/direct' +
+      (baseline ? ' unc/base-unc cached/base-cached base-unc/direct' : ''),
   );
   for (const shape of shapes)
     for (const traffic of TRAFFIC) {
@@ -389,15 +466,21 @@ try {
         `${shape.name.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => r(m).toFixed(0).padStart(13)).join('')}   ` +
           `${f(r('uncached') / r('hive')).padStart(8)} ${f(r('uncached') / r('hive-nodedup')).padStart(11)} ` +
           `${f(r('uncached') / r('direct')).padStart(10)} ${f(r('cached') / r('uncached')).padStart(10)} ` +
-          `${f(r('hive') / r('direct')).padStart(11)}`,
+          `${f(r('hive') / r('direct')).padStart(11)}` +
+          (baseline
+            ? ` ${f(r('uncached') / r('base-uncached')).padStart(12)} ` +
+              `${f(r('cached') / r('base-cached')).padStart(17)} ${f(r('base-uncached') / r('direct')).padStart(15)}`
+            : ''),
       );
     }
   console.log(
-    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off)',
+    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off' +
+      (baseline ? `, base = the gateway of ${BASELINE})` : ')'),
   );
 } finally {
   for (const p of pools) await p.close();
   for (const hive of hives) await hive.stop();
+  await baseline?.stop();
   await platform.close();
   rmSync(dir, { recursive: true, force: true });
   await database.close();
