@@ -22,11 +22,11 @@
  *   npx tsx tools/bench/src/sso-peers.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (4), BENCH_CONCURRENCY (8,32),
  *     BENCH_PROFILE_DIR: the SSO and the peer run with `node --cpu-prof` and write their profiles
- *     there (read with cpu-profile-top.mjs); REDIS_URL: the SSO publishes revocations to Redis.
+ *     there, one folder per service (the largest file is the main thread; cpu-profile-top.mjs); REDIS_URL: the SSO publishes revocations to Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -55,9 +55,9 @@ interface Server {
 
 /** A service in its own process (with --cpu-prof when profiling), ready once `ready` answers 200. */
 async function startProcess(name: string, script: string, env: Record<string, string>, ready: string) {
-  const profile = PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
-    : [];
+  // One folder per service: node writes a profile per thread (tsx's loader thread too); the
+  // largest file is the main thread's.
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
   const child = spawn(
     process.execPath,
     ['--no-warnings', ...profile, '--import', 'tsx', join(repoRoot, script)],
@@ -228,6 +228,36 @@ async function drive(client: TokenClient, chains: string[], loops: number, secon
   return done / ((performance.now() - start) / 1000);
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU used by a side's servers during a cell, per part: the peer's process; the SSO's process and
+ * the PostgreSQL backends serving it (found by application_name; PostgreSQL runs on this machine).
+ */
+function cpuMeter(parts: Record<string, () => Promise<number[]>>) {
+  return async () => {
+    const before = new Map<number, number>();
+    for (const pids of Object.values(parts)) for (const pid of await pids()) before.set(pid, cpuMs(pid));
+    return async () => {
+      const used: Record<string, number> = {};
+      for (const [part, pids] of Object.entries(parts)) {
+        used[part] = 0;
+        for (const pid of await pids()) used[part] += cpuMs(pid) - (before.get(pid) ?? 0);
+      }
+      return used;
+    };
+  };
+}
+
 if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
 const database = await benchDatabase('sso_peers');
 const knex = createKnex({ url: database.url });
@@ -321,13 +351,38 @@ try {
       `oidc-provider in memory`,
   );
   const results = new Map<string, number[]>();
+  /** Server CPU ms per token, per cell. */
+  const cpu = new Map<string, number[]>();
+  const dbName = new URL(database.url).pathname.slice(1);
+  const ssoPid = sso.child.pid!;
+  const meters: Record<Side, () => Promise<() => Promise<Record<string, number>>>> = {
+    fleetgraph: cpuMeter({
+      sso: async () => [ssoPid],
+      postgres: async () =>
+        (
+          await knex.raw(
+            `select pid from pg_stat_activity where datname = ? and application_name like 'sso%'`,
+            [dbName],
+          )
+        ).rows.map((r: { pid: number }) => r.pid),
+    }),
+    'oidc-provider': cpuMeter({ peer: async () => [peer.child.pid!] }),
+  };
   for (let round = 0; round < ROUNDS; round++)
     for (const loops of LEVELS) {
       const order = round % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
-        const rate = await drive(client[side], await chainsFor(side), loops, SECONDS);
+        const chains = await chainsFor(side);
+        const stop = await meters[side]();
+        const started = performance.now();
+        const rate = await drive(client[side], chains, loops, SECONDS);
+        const tokens = (rate * (performance.now() - started)) / 1000;
         const key = `${side}/${loops}`;
         results.set(key, [...(results.get(key) ?? []), rate]);
+        for (const [part, ms] of Object.entries(await stop())) {
+          const k = `${key}/${part}`;
+          cpu.set(k, [...(cpu.get(k) ?? []), ms / tokens]);
+        }
       }
     }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -346,6 +401,18 @@ try {
   console.log(
     '(refresh tokens/s, mean of the rounds; every refresh answered 200 and its rotated token was used next)',
   );
+  console.log(
+    `${'in flight'.padEnd(10)}${'fleetgraph'.padStart(12)}${'oidc-provider'.padStart(15)}   server CPU ms per token (fleetgraph = SSO process + its PostgreSQL backends)`,
+  );
+  for (const loops of LEVELS) {
+    const sso = mean(cpu.get(`fleetgraph/${loops}/sso`)!);
+    const pg = mean(cpu.get(`fleetgraph/${loops}/postgres`)!);
+    const o = mean(cpu.get(`oidc-provider/${loops}/peer`)!);
+    console.log(
+      `${String(loops).padEnd(10)}${(sso + pg).toFixed(3).padStart(12)}${o.toFixed(3).padStart(15)}   ` +
+        `(SSO ${sso.toFixed(3)} + PostgreSQL ${pg.toFixed(3)}); oidc-provider / fleetgraph ${(o / (sso + pg)).toFixed(2)}`,
+    );
+  }
 } finally {
   for (const c of clients) await c.pool.close();
   for (const s of servers) await s.stop();
