@@ -21,6 +21,7 @@ import type { SsoConfig } from './config';
 import { purgeExpired } from './data/purge';
 import { createRotationBatcher } from './data/refresh-rotation';
 import { createApplicationCache } from './data/application-cache';
+import { createClaimsAhead } from './oauth/claims-ahead';
 import { keyCipherOf } from './key-encryption';
 import { ensureSigningKey, loadKeyStore, sealStoredKeys } from './keys';
 import type { OAuthContext } from './oauth/context';
@@ -103,6 +104,7 @@ export async function buildApp(
       rotations,
       log: app.log,
       applications,
+      claimsAhead: createClaimsAhead(),
       ...(options.sleep ? { sleep: options.sleep } : {}),
     };
     app.addReadinessCheck('database', () => ping(knex));
