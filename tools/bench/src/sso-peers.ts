@@ -20,11 +20,13 @@
  * Rounds alternate which side runs first; each round runs every CONCURRENCY level.
  *
  *   npx tsx tools/bench/src/sso-peers.ts
+ *     BENCH_SSO_BASELINE=<another checkout> adds its SSO as a third side (before/after in one run:
+ *       e.g. `git archive <commit> apps/sso | tar -x -C /tmp/base` and a node_modules symlink),
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (4), BENCH_CONCURRENCY (8,32),
  *     BENCH_PROFILE_DIR: the SSO and the peer run with `node --cpu-prof` and write their profiles
  *     there, one folder per service (the largest file is the main thread; cpu-profile-top.mjs); REDIS_URL: the SSO publishes revocations to Redis.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -43,29 +45,21 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? '8,32').split(',').map(Number);
 const MAX_LOOPS = Math.max(...LEVELS);
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 const PASSWORD = 'bench-password-1';
+/** Another checkout of the repository whose SSO runs as a third side (before/after in one run). */
+const BASELINE = process.env.BENCH_SSO_BASELINE;
 const PEER_SCOPE = 'api:read';
 
-type Side = 'fleetgraph' | 'oidc-provider';
-
-interface Server {
-  origin: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+type Side = 'fleetgraph' | 'baseline' | 'oidc-provider';
 
 /** A service in its own process (with --cpu-prof when profiling), ready once `ready` answers 200. */
 async function startProcess(name: string, script: string, env: Record<string, string>, ready: string) {
   // One folder per service: node writes a profile per thread (tsx's loader thread too); the
   // largest file is the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
-  const child = spawn(
-    process.execPath,
-    ['--no-warnings', ...profile, '--import', 'tsx', join(repoRoot, script)],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, ['--no-warnings', ...profile, '--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -258,106 +252,66 @@ function cpuMeter(parts: Record<string, () => Promise<number[]>>) {
   };
 }
 
-if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
-const database = await benchDatabase('sso_peers');
-const knex = createKnex({ url: database.url });
-const servers: Server[] = [];
-const clients: TokenClient[] = [];
-try {
-  // Fleetgraph's SSO, as main.ts runs it.
-  const ssoPort = await freePort();
-  const ssoOrigin = `http://127.0.0.1:${ssoPort}`;
+interface BenchSide {
+  name: Side;
+  client: TokenClient;
+  /** The chains a cell refreshes (the first `loops` of them), ready before its clock starts. */
+  chains(): Promise<string[]>;
+  meter: () => Promise<() => Promise<Record<string, number>>>;
+}
+
+/**
+ * A Fleetgraph SSO in its own process (`checkout`'s apps/sso/src/main.ts) on its own database:
+ * a confidential application, one user per loop plus a spare one for the rotation proof, each
+ * signed in with the password grant through the application.
+ */
+async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): Promise<BenchSide> {
+  const database = await benchDatabase(`sso_peers_${name.replace(/\W/g, '_')}`);
+  cleanups.push(() => database.close());
+  const knex = createKnex({ url: database.url });
+  cleanups.push(() => knex.destroy());
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
   const sso = await startProcess(
-    'sso',
-    'apps/sso/src/main.ts',
+    name,
+    join(checkout, 'apps/sso/src/main.ts'),
     {
       DATABASE_URL: database.url,
-      SSO_PORT: String(ssoPort),
-      SSO_ISSUER: ssoOrigin,
+      SSO_PORT: String(port),
+      SSO_ISSUER: origin,
       LOG_LEVEL: 'warn',
       // The set-up signs in MAX_LOOPS users from one address at once: ceilings well above that.
       LOGIN_ADDRESS_MAX_FAILURES: '100000',
       LOGIN_PAIR_MAX_FAILURES: '100000',
       LOGIN_DELAY_AFTER_FAILURES: '100000',
     },
-    `${ssoOrigin}/readyz`,
+    `${origin}/readyz`,
   );
-  servers.push({ origin: ssoOrigin, ...sso });
-
-  // node-oidc-provider.
-  const peerPort = await freePort();
-  const peerOrigin = `http://127.0.0.1:${peerPort}`;
-  const peerClientId = 'bench-client';
-  const peerSecret = `peer-${randomUUID()}`;
-  const peer = await startProcess(
-    'oidc-peer',
-    'tools/bench/src/oidc-peer.ts',
-    {
-      OIDC_PEER_PORT: String(peerPort),
-      OIDC_PEER_CLIENT_ID: peerClientId,
-      OIDC_PEER_CLIENT_SECRET: peerSecret,
-    },
-    `${peerOrigin}/.well-known/openid-configuration`,
-  );
-  servers.push({ origin: peerOrigin, ...peer });
-  for (const s of servers) console.log(`${s.origin}: process ${s.child.pid}`);
-
-  // Fleetgraph: a confidential application and one user per loop, signed in with the password grant.
+  cleanups.push(() => sso.stop());
+  console.log(`${name} (${join(checkout, 'apps/sso')}): process ${sso.child.pid}`);
   const { application, clientSecret } = await createApplication(knex, {
     name: 'bench',
     redirectUris: ['http://127.0.0.1/callback'],
     confidential: true,
     grantTypes: ['password', 'refresh_token'],
   });
-  const passwordHash = await hashPassword(PASSWORD);
-  // One user per loop, and a spare one for the rotation proof.
-  const users = Array.from({ length: MAX_LOOPS + 1 }, (_, i) => ({
-    id: randomUUID(),
-    email: `bench${i}@fleetgraph.test`,
-    password_hash: passwordHash,
-    full_name: `Bench ${i}`,
-  }));
   await knex('sso.users').insert(users);
-  const fleetgraph = new TokenClient(
-    'fleetgraph',
-    ssoOrigin,
-    '/oauth/token',
-    basic(application.clientId, clientSecret!),
-  );
-  const oidc = new TokenClient('oidc-provider', peerOrigin, '/token', basic(peerClientId, peerSecret));
-  clients.push(fleetgraph, oidc);
-  const client: Record<Side, TokenClient> = { fleetgraph, 'oidc-provider': oidc };
-  const sides: Side[] = ['fleetgraph', 'oidc-provider'];
-  const fleetgraphChains = await Promise.all(
+  const client = new TokenClient(name, origin, '/oauth/token', basic(application.clientId, clientSecret!));
+  cleanups.push(() => client.pool.close());
+  const chains = await Promise.all(
     users.map(
       async (u) =>
-        (await fleetgraph.post({ grant_type: 'password', username: u.email, password: PASSWORD }))
-          .refresh_token,
+        (await client.post({ grant_type: 'password', username: u.email, password: PASSWORD })).refresh_token,
     ),
   );
-  await proveRotation(fleetgraph, fleetgraphChains.pop()!);
-  // The peer's default in-memory adapter is an LRU of 1,000 entries: the grants of chains idle
-  // during a cell are evicted (a refresh then fails: "grant request is invalid"). So each of its
-  // cells starts from fresh grants, signed in through the code flow before the clock starts.
-  const peerChains = () =>
-    Promise.all(users.slice(0, MAX_LOOPS).map((u) => peerLogin(peerOrigin, oidc, peerClientId, u.email)));
-  await proveRotation(oidc, await peerLogin(peerOrigin, oidc, peerClientId, users[MAX_LOOPS]!.email));
-  const chainsFor = async (side: Side) => (side === 'fleetgraph' ? fleetgraphChains : await peerChains());
-  for (const side of sides) await drive(client[side], await chainsFor(side), MAX_LOOPS, 1); // warm-up
-
-  console.log(
-    `SSO refresh grant vs node-oidc-provider: ${ROUNDS} interleaved rounds x ${SECONDS} s per cell; ` +
-      `each side its own process; Fleetgraph durable in PostgreSQL, revocations ${process.env.REDIS_URL ? 'in Redis' : 'in memory'}; ` +
-      `oidc-provider in memory`,
-  );
-  const results = new Map<string, number[]>();
-  /** Server CPU ms per token, per cell. */
-  const cpu = new Map<string, number[]>();
+  await proveRotation(client, chains.pop()!);
   const dbName = new URL(database.url).pathname.slice(1);
-  const ssoPid = sso.child.pid!;
-  const meters: Record<Side, () => Promise<() => Promise<Record<string, number>>>> = {
-    fleetgraph: cpuMeter({
-      sso: async () => [ssoPid],
+  return {
+    name,
+    client,
+    chains: async () => chains,
+    meter: cpuMeter({
+      sso: async () => [sso.child.pid!],
       postgres: async () =>
         (
           await knex.raw(
@@ -366,56 +320,125 @@ try {
           )
         ).rows.map((r: { pid: number }) => r.pid),
     }),
-    'oidc-provider': cpuMeter({ peer: async () => [peer.child.pid!] }),
   };
+}
+
+/** node-oidc-provider in its own process (oidc-peer.ts), one account per loop. */
+async function peerSide(accounts: string[]): Promise<BenchSide> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const clientId = 'bench-client';
+  const secret = `peer-${randomUUID()}`;
+  const peer = await startProcess(
+    'oidc-peer',
+    join(repoRoot, 'tools/bench/src/oidc-peer.ts'),
+    { OIDC_PEER_PORT: String(port), OIDC_PEER_CLIENT_ID: clientId, OIDC_PEER_CLIENT_SECRET: secret },
+    `${origin}/.well-known/openid-configuration`,
+  );
+  cleanups.push(() => peer.stop());
+  console.log(`oidc-provider: process ${peer.child.pid}`);
+  const client = new TokenClient('oidc-provider', origin, '/token', basic(clientId, secret));
+  cleanups.push(() => client.pool.close());
+  await proveRotation(client, await peerLogin(origin, client, clientId, accounts[MAX_LOOPS]!));
+  return {
+    name: 'oidc-provider',
+    client,
+    // The peer's default in-memory adapter is an LRU of 1,000 entries: the grants of chains idle
+    // during a cell are evicted (a refresh then fails: "grant request is invalid"). So each of its
+    // cells starts from fresh grants, signed in through the code flow before the clock starts.
+    chains: () =>
+      Promise.all(accounts.slice(0, MAX_LOOPS).map((a) => peerLogin(origin, client, clientId, a))),
+    meter: cpuMeter({ peer: async () => [peer.child.pid!] }),
+  };
+}
+
+interface NewUser {
+  id: string;
+  email: string;
+  password_hash: string;
+  full_name: string;
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+try {
+  const passwordHash = await hashPassword(PASSWORD);
+  const users = (): NewUser[] =>
+    Array.from({ length: MAX_LOOPS + 1 }, (_, i) => ({
+      id: randomUUID(),
+      email: `bench${i}@fleetgraph.test`,
+      password_hash: passwordHash,
+      full_name: `Bench ${i}`,
+    }));
+  const sides: BenchSide[] = [await fleetgraphSide('fleetgraph', repoRoot, users())];
+  if (BASELINE) sides.push(await fleetgraphSide('baseline', resolve(BASELINE), users()));
+  sides.push(await peerSide(users().map((u) => u.email)));
+  for (const side of sides) await drive(side.client, await side.chains(), MAX_LOOPS, 1); // warm-up
+
+  console.log(
+    `SSO refresh grant vs node-oidc-provider: ${ROUNDS} interleaved rounds x ${SECONDS} s per cell; ` +
+      `each side its own process; Fleetgraph durable in PostgreSQL, revocations ${process.env.REDIS_URL ? 'in Redis' : 'in memory'}; ` +
+      `oidc-provider in memory`,
+  );
+  const results = new Map<string, number[]>();
+  /** Server CPU ms per token, per cell and part. */
+  const cpu = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, value: number) =>
+    map.set(key, [...(map.get(key) ?? []), value]);
   for (let round = 0; round < ROUNDS; round++)
     for (const loops of LEVELS) {
-      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      // Rotate the order each round so no side always runs first (or after the same one).
+      const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
       for (const side of order) {
-        const chains = await chainsFor(side);
-        const stop = await meters[side]();
+        const chains = await side.chains();
+        const stop = await side.meter();
         const started = performance.now();
-        const rate = await drive(client[side], chains, loops, SECONDS);
+        const rate = await drive(side.client, chains, loops, SECONDS);
         const tokens = (rate * (performance.now() - started)) / 1000;
-        const key = `${side}/${loops}`;
-        results.set(key, [...(results.get(key) ?? []), rate]);
-        for (const [part, ms] of Object.entries(await stop())) {
-          const k = `${key}/${part}`;
-          cpu.set(k, [...(cpu.get(k) ?? []), ms / tokens]);
-        }
+        add(results, `${side.name}/${loops}`, rate);
+        for (const [part, ms] of Object.entries(await stop()))
+          add(cpu, `${side.name}/${loops}/${part}`, ms / tokens);
       }
     }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const mean = (values: number[] | undefined) =>
+    (values ?? []).reduce((a, b) => a + b, 0) / (values?.length ?? 1);
+  const names = sides.map((s) => s.name);
+  const pairs: [Side, Side][] = [['fleetgraph', 'oidc-provider']];
+  if (BASELINE) pairs.push(['baseline', 'oidc-provider'], ['fleetgraph', 'baseline']);
   console.log(
-    `${'in flight'.padEnd(10)}${'fleetgraph'.padStart(12)}${'oidc-provider'.padStart(15)}   fleetgraph / oidc-provider   (per round)`,
+    `${'in flight'.padEnd(10)}${names.map((n) => n.padStart(15)).join('')}   ` +
+      pairs.map(([a, b]) => `${a} / ${b} (per round)`).join('   '),
   );
   for (const loops of LEVELS) {
-    const f = results.get(`fleetgraph/${loops}`)!;
-    const o = results.get(`oidc-provider/${loops}`)!;
-    const perRound = f.map((v, i) => (v / o[i]!).toFixed(2)).join(' ');
+    const rates = (name: Side) => results.get(`${name}/${loops}`)!;
+    const ratio = ([a, b]: [Side, Side]) =>
+      `${(mean(rates(a)) / mean(rates(b))).toFixed(2)} (${rates(a)
+        .map((v, i) => (v / rates(b)[i]!).toFixed(2))
+        .join(' ')})`;
     console.log(
-      `${String(loops).padEnd(10)}${mean(f).toFixed(0).padStart(12)}${mean(o).toFixed(0).padStart(15)}   ` +
-        `${(mean(f) / mean(o)).toFixed(2).padStart(26)}   (${perRound})`,
+      `${String(loops).padEnd(10)}${names.map((n) => mean(rates(n)).toFixed(0).padStart(15)).join('')}   ` +
+        pairs.map(ratio).join('   '),
     );
   }
   console.log(
     '(refresh tokens/s, mean of the rounds; every refresh answered 200 and its rotated token was used next)',
   );
   console.log(
-    `${'in flight'.padEnd(10)}${'fleetgraph'.padStart(12)}${'oidc-provider'.padStart(15)}   server CPU ms per token (fleetgraph = SSO process + its PostgreSQL backends)`,
+    `${'in flight'.padEnd(10)}${names.map((n) => n.padStart(15)).join('')}   server CPU ms per token (Fleetgraph: SSO process + its PostgreSQL backends)`,
   );
   for (const loops of LEVELS) {
-    const sso = mean(cpu.get(`fleetgraph/${loops}/sso`)!);
-    const pg = mean(cpu.get(`fleetgraph/${loops}/postgres`)!);
-    const o = mean(cpu.get(`oidc-provider/${loops}/peer`)!);
+    const total = (name: Side) =>
+      [...cpu].filter(([k]) => k.startsWith(`${name}/${loops}/`)).reduce((sum, [, v]) => sum + mean(v), 0);
+    const parts = names
+      .filter((n) => n !== 'oidc-provider')
+      .map(
+        (n) =>
+          `${n}: SSO ${mean(cpu.get(`${n}/${loops}/sso`)).toFixed(3)} + PostgreSQL ${mean(cpu.get(`${n}/${loops}/postgres`)).toFixed(3)}`,
+      );
     console.log(
-      `${String(loops).padEnd(10)}${(sso + pg).toFixed(3).padStart(12)}${o.toFixed(3).padStart(15)}   ` +
-        `(SSO ${sso.toFixed(3)} + PostgreSQL ${pg.toFixed(3)}); oidc-provider / fleetgraph ${(o / (sso + pg)).toFixed(2)}`,
+      `${String(loops).padEnd(10)}${names.map((n) => total(n).toFixed(3).padStart(15)).join('')}   ${parts.join('; ')}`,
     );
   }
 } finally {
-  for (const c of clients) await c.pool.close();
-  for (const s of servers) await s.stop();
-  await knex.destroy();
-  await database.close();
+  for (const cleanup of cleanups.reverse()) await cleanup();
 }
