@@ -30,7 +30,7 @@ import { persistedQueries } from './persisted-queries/apq';
 import { withRateLimit } from './rate-limit/context';
 import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
-import { memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
+import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
 
 export interface GatewayBuildOptions {
@@ -87,12 +87,15 @@ export async function buildApp(
   const queryCache: CacheStore =
     options.queryCacheStore ??
     (config.queryCacheRedisUrl
-      ? redisCacheStore({
-          redisUrl: config.queryCacheRedisUrl,
-          keyPrefix: config.queryCachePrefix,
-          onError: (error, operation) =>
-            app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
-        })
+      ? memoizeSettings(
+          redisCacheStore({
+            redisUrl: config.queryCacheRedisUrl,
+            keyPrefix: config.queryCachePrefix,
+            onError: (error, operation) =>
+              app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
+          }),
+          { ttlMs: config.queryCacheSettingsMs, ...clock },
+        )
       : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock }));
   if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
   const gateway = new ApolloGateway({

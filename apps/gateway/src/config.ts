@@ -80,6 +80,12 @@ export interface GatewayConfig {
   queryCacheRedisUrl: string | undefined;
   /** Prefix of the query cache's Redis keys (QUERY_CACHE_PREFIX, default `fleetgraph:cache:`). */
   queryCachePrefix: string;
+  /**
+   * How long a login's cache settings read from Redis are reused by this instance
+   * (QUERY_CACHE_SETTINGS_MS, default 1000; 0: read on every request). Settings saved through this
+   * instance apply at once; saved through another, within this time.
+   */
+  queryCacheSettingsMs: number;
   /** Requests per minute per signed-in user (token uid); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Requests a user may send at once before the per-minute rate applies (default: rateLimitPerMinute). */
@@ -144,6 +150,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     QUERY_CACHE_MAX_BYTES: envField.int(64 * 1024 * 1024, 1024),
     QUERY_CACHE_REDIS_URL: z.string().url().optional(),
     QUERY_CACHE_PREFIX: z.string().min(1).default('fleetgraph:cache:'),
+    QUERY_CACHE_SETTINGS_MS: envField.int(1000, 0),
     RATE_LIMIT_PER_MINUTE: envField.int(600, 0),
     RATE_LIMIT_BURST: envField.int(0, 0),
     EXPLORER_CLIENT_ID: z.string().min(1).optional(),
@@ -204,6 +211,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     queryCacheMaxBytes: parsed.QUERY_CACHE_MAX_BYTES,
     queryCacheRedisUrl: parsed.QUERY_CACHE_REDIS_URL ?? parsed.REDIS_URL,
     queryCachePrefix: parsed.QUERY_CACHE_PREFIX,
+    queryCacheSettingsMs: parsed.QUERY_CACHE_SETTINGS_MS,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
     explorer:

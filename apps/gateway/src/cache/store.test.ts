@@ -1,7 +1,7 @@
 /** The in-memory cache store: epochs that never revive flushed entries, and scoped flushes. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeEntry, encodeEntry, memoryCacheStore } from './store';
+import { decodeEntry, encodeEntry, memoizeSettings, memoryCacheStore, type CacheStore } from './store';
 
 const TTL = 60_000;
 
@@ -56,4 +56,46 @@ test('a Redis entry is its epoch and its body as they are; entries in the earlie
   assert.deepEqual(decodeEntry(raw), entry);
   assert.deepEqual(decodeEntry(JSON.stringify(entry)), entry);
   assert.throws(() => decodeEntry('no separator'), /unreadable/);
+});
+
+test("a shared store's login settings are reused for ttlMs, found or not; this instance's saves apply at once", async () => {
+  let clock = 1_000;
+  let reads = 0;
+  let available = true;
+  const shared = memoryCacheStore({ maxBytes: 1 << 20, now: () => clock });
+  const counted: CacheStore = {
+    ...shared,
+    available: () => available,
+    async getSettings(tokenId) {
+      reads += 1;
+      return shared.getSettings(tokenId);
+    },
+  };
+  const store = memoizeSettings(counted, { ttlMs: 1000, now: () => clock });
+  const settings = { scope: 'LOGIN' as const, ttl: 60, extendTtl: false };
+
+  assert.equal(await store.getSettings('jti-1'), undefined);
+  assert.equal(await store.getSettings('jti-1'), undefined);
+  assert.equal(reads, 1, 'no settings: remembered too');
+
+  await store.saveSettings('jti-1', settings, 60_000);
+  assert.deepEqual(await store.getSettings('jti-1'), settings, "this instance's save applies at once");
+  assert.equal(reads, 1);
+
+  // Saved through another instance (straight into the shared store): seen once the memo expires.
+  await shared.saveSettings('jti-1', { ...settings, ttl: 5 }, 60_000);
+  assert.equal((await store.getSettings('jti-1'))?.ttl, 60);
+  clock += 1001;
+  assert.equal((await store.getSettings('jti-1'))?.ttl, 5);
+  assert.equal(reads, 2);
+
+  // While the store is away its "nothing" is not remembered.
+  available = false;
+  clock += 1001;
+  await store.getSettings('jti-2');
+  available = true;
+  await store.getSettings('jti-2');
+  assert.equal(reads, 4);
+
+  assert.equal(memoizeSettings(counted, { ttlMs: 0 }), counted, 'ttlMs 0: every request reads the store');
 });

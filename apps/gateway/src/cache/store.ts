@@ -121,6 +121,50 @@ export function memoryCacheStore(options: MemoryStoreOptions): CacheStore {
   };
 }
 
+export interface SettingsMemoOptions {
+  /** How long a read is reused (0: the store is returned as it is). */
+  ttlMs: number;
+  /** Logins remembered (default 100,000; least recently used go). */
+  maxLogins?: number;
+  /** Clock in ms (tests move it). */
+  now?: () => number;
+}
+
+/**
+ * A shared store whose login settings are reused in this process for `ttlMs` (found or not), so
+ * that a request does not pay a Redis round trip for them: each request needs them, and they
+ * change only when the login sends a `cache` command. One saved through this process applies at
+ * once; one saved through another gateway instance, within ttlMs (as REVOCATION_CACHE_MS does for
+ * revocations). Flushes are epochs in the store, never memoized.
+ */
+export function memoizeSettings(store: CacheStore, options: SettingsMemoOptions): CacheStore {
+  if (options.ttlMs <= 0) return store;
+  const now = options.now ?? Date.now;
+  const memo = new LRUCache<string, Timed<CacheSettings | undefined>>({ max: options.maxLogins ?? 100_000 });
+  const remember = (tokenId: string, value: CacheSettings | undefined) =>
+    memo.set(tokenId, { value, expiresAt: now() + options.ttlMs });
+  return {
+    ...store,
+    async getSettings(tokenId) {
+      const known = memo.get(tokenId);
+      if (known && known.expiresAt > now()) return known.value;
+      const value = await store.getSettings(tokenId);
+      // Not remembered while the store is away: its "nothing" is a fallback, not an answer.
+      if (store.available()) remember(tokenId, value);
+      return value;
+    },
+    async saveSettings(tokenId, value, ttlMs) {
+      await store.saveSettings(tokenId, value, ttlMs);
+      // Never past the settings' own lifetime (the access token's).
+      memo.set(tokenId, { value, expiresAt: now() + Math.min(options.ttlMs, ttlMs) });
+    },
+    async close() {
+      memo.clear();
+      await store.close();
+    },
+  };
+}
+
 export interface RedisStoreOptions {
   redisUrl: string;
   /** Prefix of every key (default `fleetgraph:cache:`); tests use their own. */
