@@ -21,7 +21,6 @@ import type { SsoConfig } from './config';
 import { purgeExpired } from './data/purge';
 import { createRotationBatcher } from './data/refresh-rotation';
 import { createApplicationCache } from './data/application-cache';
-import { createClaimsAhead } from './oauth/claims-ahead';
 import { keyCipherOf } from './key-encryption';
 import { ensureSigningKey, loadKeyStore, sealStoredKeys } from './keys';
 import type { OAuthContext } from './oauth/context';
@@ -104,7 +103,6 @@ export async function buildApp(
       rotations,
       log: app.log,
       applications,
-      claimsAhead: createClaimsAhead(),
       ...(options.sleep ? { sleep: options.sleep } : {}),
     };
     app.addReadinessCheck('database', () => ping(knex));

@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRevocationList } from '@fleetgraph/auth';
 import { hashRefreshToken } from './data/refresh-tokens';
-import { createClaimsAhead, sameClaims } from './oauth/claims-ahead';
 import {
   decodePart,
   insertApplication,
@@ -304,61 +303,5 @@ describe('refresh token grant', () => {
       .where({ token_hash: hashRefreshToken(refresh_token) })
       .first();
     assert.equal(row.rotated_at, null);
-  });
-
-  test('a token signed ahead of the rotation is used only when the committed claims match', async () => {
-    // This process issued the login's refresh token, so the refresh signs ahead with the claims
-    // it remembers; the user is renamed in between: the answer carries the committed claims.
-    const renamed = await insertUser(sso.knex, { fullName: 'Before Rename' });
-    const first = await postToken(sso.app, {
-      grant_type: 'password',
-      username: renamed.email,
-      password: renamed.password,
-    });
-    assert.equal(first.statusCode, 200, first.body);
-    const email = `renamed-${renamed.id.slice(0, 8)}@example.test`;
-    await sso.knex('sso.users').where({ id: renamed.id }).update({ email, full_name: 'After Rename' });
-    const res = await refresh(first.json().refresh_token);
-    assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(decodePart(res.json().access_token, 1).user, {
-      uid: renamed.id,
-      email,
-      full_name: 'After Rename',
-    });
-    // The next refresh signs ahead with the claims now remembered, which match.
-    const next = await refresh(res.json().refresh_token);
-    assert.equal(next.statusCode, 200, next.body);
-    assert.equal(decodePart(next.json().access_token, 1).user.full_name, 'After Rename');
-    assert.notEqual(decodePart(next.json().access_token, 1).jti, decodePart(res.json().access_token, 1).jti);
-  });
-});
-
-describe('claims ahead', () => {
-  const claims = { userId: 'u', email: 'e@x.test', fullName: 'F', scope: 'public', clientId: null };
-
-  test('an entry is given once: refresh tokens are single-use', () => {
-    const ahead = createClaimsAhead(10);
-    ahead.remember('h1', claims);
-    assert.deepEqual(ahead.take('h1'), claims);
-    assert.equal(ahead.take('h1'), undefined);
-  });
-
-  test('bounded: the oldest entries are forgotten', () => {
-    const ahead = createClaimsAhead(2);
-    for (const hash of ['a', 'b', 'c']) ahead.remember(hash, claims);
-    assert.equal(ahead.take('a'), undefined);
-    assert.deepEqual(ahead.take('c'), claims);
-  });
-
-  test('claims are the same only when every field is', () => {
-    assert.ok(sameClaims(claims, { ...claims }));
-    for (const change of [
-      { userId: 'v' },
-      { email: 'f@x.test' },
-      { fullName: 'G' },
-      { scope: 'read' },
-      { clientId: 'c' },
-    ])
-      assert.ok(!sameClaims(claims, { ...claims, ...change }), JSON.stringify(change));
   });
 });

@@ -6,7 +6,6 @@ import type { ApplicationCache } from '../data/application-cache';
 import type { ApplicationWithSecret } from '../data/applications';
 import type { RotationBatcher } from '../data/refresh-rotation';
 import type { KeyStore } from '../keys';
-import type { ClaimsAhead } from './claims-ahead';
 
 /** What every endpoint check and grant works with. */
 export interface OAuthContext {
@@ -20,8 +19,6 @@ export interface OAuthContext {
   log: FastifyBaseLogger;
   /** Applications by client id, cached a few seconds (data/application-cache.ts). */
   applications?: ApplicationCache;
-  /** Claims of the refresh tokens this process issued, to sign ahead of the rotation (claims-ahead.ts). */
-  claimsAhead?: ClaimsAhead;
   /** How a progressive delay waits (tests record it instead of waiting). */
   sleep?: (ms: number) => Promise<void>;
 }

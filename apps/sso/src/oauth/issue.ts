@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Knex } from '@fleetgraph/db';
 import { recordAccessToken } from '../data/access-tokens';
-import { hashRefreshToken, insertRefreshToken } from '../data/refresh-tokens';
+import { insertRefreshToken } from '../data/refresh-tokens';
 import type { User } from '../data/users';
 import { SIGNING_ALG } from '../keys';
 import type { OAuthContext } from './context';
@@ -113,14 +113,6 @@ export async function issueTokens(
     clientId: grant.clientId,
     scope: grant.refreshScope ?? grant.scope,
     ttlSeconds: ctx.config.refreshTokenTtl,
-  });
-  // What the first refresh of this token will mint (its refresh scope), for signing ahead.
-  ctx.claimsAhead?.remember(hashRefreshToken(refreshToken), {
-    userId: grant.user.id,
-    email: grant.user.email,
-    fullName: grant.user.fullName,
-    scope: grant.refreshScope ?? grant.scope,
-    clientId: grant.clientId,
   });
   return tokenResponse(ctx, signed, refreshToken, grant.scope);
 }

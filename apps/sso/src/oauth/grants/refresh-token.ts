@@ -39,15 +39,7 @@ import { checkClientGrant } from '../checks/client';
 import { requireParams } from '../checks/params';
 import { checkScope } from '../checks/scope';
 import type { ClientIdentity, OAuthContext, RequestMeta, TokenParams } from '../context';
-import {
-  issueTokens,
-  newAccessTokenId,
-  signAccessToken,
-  tokenResponse,
-  type AccessTokenId,
-  type TokenResponse,
-} from '../issue';
-import { sameClaims, type AccessClaims } from '../claims-ahead';
+import { issueTokens, newAccessTokenId, signAccessToken, tokenResponse, type TokenResponse } from '../issue';
 import { publishRevocations } from '../revoke';
 
 const INVALID = 'The refresh token is invalid, expired or revoked';
@@ -121,13 +113,10 @@ export async function refreshTokenGrant(
 /**
  * The common case in ONE statement, batched with concurrent refreshes (data/refresh-rotation.ts):
  * no scope parameter, and the token valid for this client with an active user. The rotation
- * commits first and returns the user's claims; the answer is sent only after it. When this
- * process issued the presented token it knows the claims to expect (oauth/claims-ahead.ts) and
- * signs the access token while the rotation runs; the token signed ahead is used only if the
- * committed claims are the same, else it is signed again from them. Returns undefined (having
- * written nothing) whenever the request is not a plain success; the slow path then decides the
- * answer. A scope parameter always takes the slow path (narrowing is rare and needs the token's
- * scope before anything is written).
+ * commits first and returns the user's claims; the access token is signed after it, with no
+ * connection held. Returns undefined (having written nothing) whenever the request is not a
+ * plain success; the slow path then decides the answer. A scope parameter always takes the slow
+ * path (narrowing is rare and needs the token's scope before anything is written).
  */
 async function fastRefresh(
   ctx: OAuthContext,
@@ -137,39 +126,24 @@ async function fastRefresh(
   presented: string,
 ): Promise<TokenResponse | undefined> {
   if (params.scope !== undefined) return undefined;
-  const tokenHash = hashRefreshToken(presented);
   const refreshToken = newRefreshToken();
-  const newHash = hashRefreshToken(refreshToken);
   const access = newAccessTokenId(ctx);
-  const expected = ctx.claimsAhead?.take(tokenHash);
-  const signedAhead = expected ? signClaims(ctx, expected, access) : undefined;
-  // Dropped unseen when the rotation fails; never an unhandled rejection meanwhile.
-  signedAhead?.catch(() => {});
   const rotation = await ctx.rotations.rotate({
-    tokenHash,
+    tokenHash: hashRefreshToken(presented),
     clientId: client.clientId,
     newId: randomUUID(),
-    newHash,
+    newHash: hashRefreshToken(refreshToken),
     jti: access.jti,
     accessExpiresAt: new Date(access.exp * 1000),
     ip: meta.ip,
   });
   if (!rotation) return undefined;
-  const claims: AccessClaims = {
-    userId: rotation.userId,
-    email: rotation.email,
-    fullName: rotation.fullName,
-    scope: rotation.scope,
-    clientId: rotation.clientId,
-  };
-  const signed =
-    signedAhead && sameClaims(expected!, claims) ? await signedAhead : await signClaims(ctx, claims, access);
-  ctx.claimsAhead?.remember(newHash, claims);
+  const user = { id: rotation.userId, email: rotation.email, fullName: rotation.fullName };
+  const signed = await signAccessToken(
+    ctx,
+    { user, clientId: rotation.clientId, scope: rotation.scope },
+    access,
+  );
   await publishRevocations(ctx, rotation.superseded);
   return tokenResponse(ctx, signed, refreshToken, rotation.scope);
-}
-
-function signClaims(ctx: OAuthContext, claims: AccessClaims, access: AccessTokenId) {
-  const user = { id: claims.userId, email: claims.email, fullName: claims.fullName };
-  return signAccessToken(ctx, { user, clientId: claims.clientId, scope: claims.scope }, access);
 }
