@@ -8,6 +8,9 @@
  * would in production; the three share the machine's cores with PostgreSQL.
  *
  *   npx tsx tools/bench/src/sso.ts        (BENCH_SECONDS default 5, BENCH_CONCURRENCY default 8)
+ *
+ * The refresh grant against its peer, node-oidc-provider, interleaved at 8 and 32 in flight, each
+ * server in its own process: tools/bench/src/sso-peers.ts (issue 15).
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
