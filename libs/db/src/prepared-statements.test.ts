@@ -56,7 +56,10 @@ test('past the bound of distinct texts, reads run unnamed and still answer', asy
     assert.equal((await knex.raw('select 2 as n')).rows[0].n, 2);
     assert.equal((await knex.raw('select 3 as n')).rows[0].n, 3);
     // The inspection itself is a fourth text: unnamed too.
-    assert.deepEqual(await prepared(knex), [statementName('select 1 as n'), statementName('select 2 as n')].sort());
+    assert.deepEqual(
+      await prepared(knex),
+      [statementName('select 1 as n'), statementName('select 2 as n')].sort(),
+    );
   } finally {
     await knex.destroy();
   }

@@ -79,7 +79,11 @@ export function toPage<T>(
   const last = list[list.length - 1];
   const next =
     hasMore && last !== undefined
-      ? codec.encode({ k: keyOf(last).map(serializeKey), s: request.size, f: fingerprintOf(request.fingerprint) })
+      ? codec.encode({
+          k: keyOf(last).map(serializeKey),
+          s: request.size,
+          f: fingerprintOf(request.fingerprint),
+        })
       : null;
   return { list, next, count };
 }

@@ -77,15 +77,17 @@ declare module 'fastify' {
 }
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
-  const schema = resolvePagedCounts(buildSubgraphSchema([
-    {
-      typeDefs: options.typeDefs,
-      resolvers: {
-        ...sharedScalarsOf(options.typeDefs),
-        ...options.resolvers,
-      } as GraphQLResolverMap<unknown>,
-    },
-  ]));
+  const schema = resolvePagedCounts(
+    buildSubgraphSchema([
+      {
+        typeDefs: options.typeDefs,
+        resolvers: {
+          ...sharedScalarsOf(options.typeDefs),
+          ...options.resolvers,
+        } as GraphQLResolverMap<unknown>,
+      },
+    ]),
+  );
   const path = options.path ?? '/graphql';
 
   await app.register(async (scope) => {
