@@ -19,3 +19,9 @@ export {
   type ProvisionedRoles,
 } from './roles';
 export { createTestDatabase, type TestDatabase } from './test-database';
+export {
+  DEFAULT_PREPARED_STATEMENT_LIMIT,
+  isPreparable,
+  prepareReads,
+  statementName,
+} from './prepared-statements';

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { prepareReads } from './prepared-statements';
 
 // bigint (int8) counts come back as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -21,6 +22,12 @@ export interface KnexOptions {
    * connection; `acquireMs`: waiting for a pooled one (default 10 s).
    */
   timeouts?: DatabaseTimeouts;
+  /**
+   * Name read statements so PostgreSQL parses them once per connection (prepared-statements.ts):
+   * `true` for the default bound of distinct texts, or the bound. Services turn it on; scripts,
+   * seeds and migrations do not need it.
+   */
+  preparedStatements?: boolean | number;
 }
 
 export interface DatabaseTimeouts {
@@ -47,6 +54,11 @@ export function createKnex(options: KnexOptions): Knex {
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
     acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,
   });
+  if (options.preparedStatements)
+    prepareReads(
+      knex,
+      typeof options.preparedStatements === 'number' ? options.preparedStatements : undefined,
+    );
   if (options.onQuery) {
     const onQuery = options.onQuery;
     knex.on('query', (query: { sql: string }) => onQuery(query.sql));

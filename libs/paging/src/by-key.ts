@@ -35,3 +35,14 @@ export function byKey<M extends Record<string, unknown>>(
     { cacheKeyFn: normalize },
   );
 }
+
+/**
+ * `<column> = any(?::<kind>[])`, for `whereRaw(anyOf('a.id', 'uuid'), [keys])`: one statement text
+ * whatever the number of keys (a `whereIn` list makes a new text per count, so a new prepared
+ * statement and plan each time).
+ */
+export const anyOf = (column: string, kind: KeyKind): string =>
+  `${column
+    .split('.')
+    .map((part) => `"${part.replace(/"/g, '""')}"`)
+    .join('.')} = any(?::${kind}[])`;

@@ -13,4 +13,4 @@ export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';
 export { relationLoader, type RelationSpec, type RelationKey } from './relations';
-export { byKey, normalizeKey, isUuid, uuidsOnly, type KeyKind } from './by-key';
+export { anyOf, byKey, normalizeKey, isUuid, uuidsOnly, type KeyKind } from './by-key';

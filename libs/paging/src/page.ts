@@ -21,8 +21,15 @@ export interface PageRequest {
   size: number;
   /** keyset position to continue after, or null for the first page */
   after: unknown[] | null;
-  fingerprint: string;
+  /**
+   * What the page belongs to; a thunk is computed only when needed (a pageId to check, a next
+   * page to sign): a nested list of 50 parents mostly needs neither.
+   */
+  fingerprint: Fingerprint;
 }
+
+export type Fingerprint = string | (() => string);
+const fingerprintOf = (value: Fingerprint) => (typeof value === 'string' ? value : value());
 
 export interface Page<T> {
   list: T[];
@@ -35,12 +42,12 @@ export function pageRequest(
   codec: CursorCodec,
   args: PageArgs,
   rules: PageRules,
-  fingerprint: string,
+  fingerprint: Fingerprint,
 ): PageRequest {
   let cursor: Cursor | null = null;
   if (args.pageId != null && args.pageId !== '') {
     cursor = codec.decode(args.pageId);
-    if (cursor.f !== fingerprint) {
+    if (cursor.f !== fingerprintOf(fingerprint)) {
       throw badInput(
         'pageId belongs to another query (different field, filters or parent). Repeat the query that returned it, or start again without pageId.',
         { argument: 'pageId' },
@@ -72,7 +79,11 @@ export function toPage<T>(
   const last = list[list.length - 1];
   const next =
     hasMore && last !== undefined
-      ? codec.encode({ k: keyOf(last).map(serializeKey), s: request.size, f: request.fingerprint })
+      ? codec.encode({
+          k: keyOf(last).map(serializeKey),
+          s: request.size,
+          f: fingerprintOf(request.fingerprint),
+        })
       : null;
   return { list, next, count };
 }

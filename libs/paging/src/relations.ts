@@ -86,10 +86,7 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
       keys.forEach((key, index) => {
         try {
           const filters = filtersOf(key.args);
-          const request = pageRequest(
-            codec,
-            key.args,
-            spec.rules,
+          const request = pageRequest(codec, key.args, spec.rules, () =>
             fingerprint(spec.name, key.parentId, filters),
           );
           const batchKey = JSON.stringify([request.size, request.after, filters]);
@@ -113,17 +110,19 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
             [parentIds, inner],
           )
         ).rows;
+        // Rows are used as they come (the extra `__parent` field is never resolved): no copy per row.
         const byParent = new Map<string, M[]>();
-        for (const { __parent, ...row } of rows) {
-          const list = byParent.get(String(__parent)) ?? [];
-          list.push(row as M);
-          byParent.set(String(__parent), list);
+        for (const row of rows) {
+          const parent = String(row.__parent);
+          const list = byParent.get(parent);
+          if (list) list.push(row as M);
+          else byParent.set(parent, [row as M]);
         }
         for (const index of indexes) {
           const parentId = keys[index]!.parentId;
           const pageRequestForParent = {
             ...request,
-            fingerprint: fingerprint(spec.name, parentId, filters),
+            fingerprint: () => fingerprint(spec.name, parentId, filters),
           };
           results[index] = toPage(
             codec,

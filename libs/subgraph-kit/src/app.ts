@@ -70,6 +70,7 @@ export async function createSubgraphApp<L>(
     url: config.databaseUrl,
     applicationName: config.name,
     timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
+    preparedStatements: config.preparedStatements ?? true,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook('onClose', async () => knex.destroy());

@@ -28,6 +28,11 @@ export interface SubgraphConfig {
    * is SERVICE_UNAVAILABLE (retryable) and the answer HTTP 503 with Retry-After.
    */
   databaseTimeouts?: DatabaseTimeouts;
+  /**
+   * Reads run as named prepared statements, parsed once per connection (DATABASE_PREPARED_STATEMENTS,
+   * default true; libs/db prepared-statements.ts). false: knex's unnamed statements, as before.
+   */
+  preparedStatements?: boolean;
   /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST). */
   limits?: QueryLimits;
   /**
@@ -59,6 +64,9 @@ export function loadSubgraphConfig(
     DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
     DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
     DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
+    DATABASE_PREPARED_STATEMENTS: envField
+      .bool(true)
+      .describe('false: reads run as unnamed statements, parsed and planned on every call.'),
     MAX_DEPTH: envField.int(DEFAULT_QUERY_LIMITS.maxDepth, 1),
     MAX_ALIASES: envField.int(DEFAULT_QUERY_LIMITS.maxAliases, 0),
     MAX_TOKENS: envField.int(DEFAULT_QUERY_LIMITS.maxTokens, 1),
@@ -115,6 +123,7 @@ export function loadSubgraphConfig(
       defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST as number,
     },
     ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
+    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS as boolean,
     databaseTimeouts: {
       statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS as number,
       connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS as number,

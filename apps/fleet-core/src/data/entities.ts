@@ -22,7 +22,7 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
-import { byKey, normalizeKey, uuidsOnly } from '@fleetgraph/paging';
+import { anyOf, byKey, normalizeKey, uuidsOnly } from '@fleetgraph/paging';
 
 const uuids = uuidsOnly;
 
@@ -31,26 +31,33 @@ export function entityLoaders(knex: Knex, viewer: string) {
   return {
     account: byKey<AccountModel & Record<string, unknown>>(
       (keys) =>
-        select(t.accounts).whereIn('a.id', uuids(keys)).whereIn('a.id', visibleAccounts(knex, viewer)),
+        select(t.accounts)
+          .whereRaw(anyOf('a.id', 'uuid'), [uuids(keys)])
+          .whereIn('a.id', visibleAccounts(knex, viewer)),
       'id',
       'uuid',
     ),
     group: byKey<GroupModel & Record<string, unknown>>(
-      (keys) => select(t.groups).whereIn('g.id', uuids(keys)).whereIn('g.id', visibleGroups(knex, viewer)),
+      (keys) =>
+        select(t.groups)
+          .whereRaw(anyOf('g.id', 'uuid'), [uuids(keys)])
+          .whereIn('g.id', visibleGroups(knex, viewer)),
       'id',
       'uuid',
     ),
     device: byKey<DeviceModel & Record<string, unknown>>(
       (keys) =>
         select(t.devices)
-          .whereIn('d.id', keys as string[])
+          .whereRaw(anyOf('d.id', 'text'), [[...keys]])
           .whereIn('d.id', visibleDevices(knex, viewer)),
       'id',
       'text',
     ),
     vehicle: byKey<VehicleModel & Record<string, unknown>>(
       (keys) =>
-        select(t.vehicles).whereIn('v.id', uuids(keys)).whereIn('v.id', visibleVehicles(knex, viewer)),
+        select(t.vehicles)
+          .whereRaw(anyOf('v.id', 'uuid'), [uuids(keys)])
+          .whereIn('v.id', visibleVehicles(knex, viewer)),
       'id',
       'uuid',
     ),
@@ -58,19 +65,21 @@ export function entityLoaders(knex: Knex, viewer: string) {
     deviceByVehicle: byKey<DeviceModel & Record<string, unknown>>(
       (keys) =>
         select(t.devices)
-          .whereIn('d.current_vehicle_id', uuids(keys))
+          .whereRaw(anyOf('d.current_vehicle_id', 'uuid'), [uuids(keys)])
           .whereIn('d.id', visibleDevices(knex, viewer)),
       'currentVehicleId',
       'uuid',
     ),
     product: byKey<ProductModel & Record<string, unknown>>(
-      (keys) => select(t.products).whereIn('pr.id', uuids(keys)),
+      (keys) => select(t.products).whereRaw(anyOf('pr.id', 'uuid'), [uuids(keys)]),
       'id',
       'uuid',
     ),
     driver: byKey<DriverModel & Record<string, unknown>>(
       (keys) =>
-        select(t.drivers).whereIn('dr.id', uuids(keys)).whereIn('dr.id', visibleDrivers(knex, viewer)),
+        select(t.drivers)
+          .whereRaw(anyOf('dr.id', 'uuid'), [uuids(keys)])
+          .whereIn('dr.id', visibleDrivers(knex, viewer)),
       'id',
       'uuid',
     ),
@@ -79,7 +88,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
       (keys) =>
         select(t.drivers)
           .distinctOn('dr.user_profile_id')
-          .whereIn('dr.user_profile_id', uuids(keys))
+          .whereRaw(anyOf('dr.user_profile_id', 'uuid'), [uuids(keys)])
           .whereIn('dr.id', visibleDrivers(knex, viewer))
           .orderBy([{ column: 'dr.user_profile_id' }, { column: 'dr.created_at' }, { column: 'dr.id' }]),
       'userProfileId',
@@ -90,7 +99,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
       (keys) =>
         select(t.drivers)
           .distinctOn('dr.current_vehicle_id')
-          .whereIn('dr.current_vehicle_id', uuids(keys))
+          .whereRaw(anyOf('dr.current_vehicle_id', 'uuid'), [uuids(keys)])
           .whereIn('dr.id', visibleDrivers(knex, viewer))
           .orderBy([{ column: 'dr.current_vehicle_id' }, { column: 'dr.updated_at', order: 'desc' }]),
       'currentVehicleId',
@@ -100,7 +109,7 @@ export function entityLoaders(knex: Knex, viewer: string) {
       (keys) =>
         select(t.tripMetadata)
           .join('fleet.trips as vt', 'vt.id', 'tm.trip_id')
-          .whereIn('tm.id', uuids(keys))
+          .whereRaw(anyOf('tm.id', 'uuid'), [uuids(keys)])
           .where((q) => tripVisible(q, 'vt', knex, viewer)),
       'id',
       'uuid',

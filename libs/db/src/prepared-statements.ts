@@ -1,0 +1,69 @@
+/**
+ * Named prepared statements for every read a service sends through knex: each distinct SELECT
+ * text gets a name derived from its hash, so node-postgres parses it once per connection and
+ * PostgreSQL keeps its plan source (and, after five runs, may keep a generic plan) instead of
+ * parsing and planning an unnamed statement on every request. Measured on fleet-core's deep
+ * page (tools/bench/src/subgraph-engine.ts), planning was 32-72 % of PostgreSQL's time.
+ *
+ * Bounded: at most `limit` distinct texts are named per process (a text with a varying number of
+ * list parameters is a new text; past the bound statements run unnamed as before). Only single
+ * SELECT/WITH statements are named (DDL, transactions and multi-statement scripts stay unnamed).
+ * A named statement whose result type changed under it (a migration altered a table it reads:
+ * PostgreSQL's "cached plan must not change result type") runs again unnamed, and its text is
+ * never named again in this process.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** The knex internals this wraps: the pg dialect's `_query(connection, obj)`. */
+interface QueryObject {
+  sql?: string;
+  options?: Record<string, unknown> & { name?: string };
+}
+interface PgDialectClient {
+  _query(connection: unknown, obj: QueryObject): Promise<unknown>;
+}
+
+const READ = /^\s*(select|with)\b/i;
+/** A statement separator followed by more text: a script, which cannot be prepared. */
+const SCRIPT = /;\s*\S/;
+const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
+
+export const DEFAULT_PREPARED_STATEMENT_LIMIT = 500;
+
+export function statementName(text: string): string {
+  return `fg_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+}
+
+export function isPreparable(text: string): boolean {
+  return READ.test(text) && !SCRIPT.test(text);
+}
+
+/** Names knex's read statements on this instance (see the module comment). */
+export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMIT): void {
+  const client = knex.client as unknown as PgDialectClient;
+  const run = client._query.bind(client);
+  const names = new Map<string, string>();
+  const refused = new Set<string>();
+
+  const nameOf = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known || refused.has(text) || names.size >= limit || !isPreparable(text)) return known;
+    const name = statementName(text);
+    names.set(text, name);
+    return name;
+  };
+
+  client._query = async (connection, obj) => {
+    const name = obj.sql && !obj.options?.name ? nameOf(obj.sql) : undefined;
+    if (!name) return run(connection, obj);
+    try {
+      return await run(connection, { ...obj, options: { ...obj.options, name } });
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes(RESULT_TYPE_CHANGED)) throw error;
+      names.delete(obj.sql!);
+      refused.add(obj.sql!);
+      return run(connection, obj);
+    }
+  };
+}
