@@ -1,5 +1,6 @@
 /**
- * The subgraph engine (issue 15): what a deep page costs a subgraph against its cheapest query,
+ * The subgraph engine (issue 15): what a deep page costs a subgraph against its cheapest query
+ * (fleet-core by default; BENCH_SUBGRAPH for dvir, mobility, maintenance),
  * called directly (no gateway), with the subgraph in its own process as deployed. For each query
  * shape, in interleaved rounds: requests per second at CONCURRENCY connections, the subgraph
  * process's CPU per request (from /proc), and PostgreSQL's time per request (planning +
@@ -9,7 +10,7 @@
  *
  *   npx tsx tools/bench/src/subgraph-engine.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (3), BENCH_CONCURRENCY (20), BENCH_TOP (5) statements,
- *     BENCH_SHAPES (small,deep); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
+ *     BENCH_SHAPES (small,deep), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
  *     processes write CPU profiles (cpu-profile.mjs; read with cpu-profile-top.mjs)
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
@@ -31,12 +32,36 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const TOP = Number(process.env.BENCH_TOP ?? 5);
 
-const SHAPES = {
-  small: 'query Me { account { fullName } }',
-  deep: `query Devices { devices(pageSize: 50) { list {
-    id status owner { fullName } currentVehicle { plate make model } groups { list { label } } } } }`,
-} as const;
-type ShapeName = keyof typeof SHAPES;
+/** Per subgraph: its cheapest query, and a page of 50 with its relations. */
+const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string }> = {
+  'fleet-core': {
+    small: 'query Me { account { fullName } }',
+    deep: `query Devices { devices(pageSize: 50) { list {
+      id status owner { fullName } currentVehicle { plate make model } groups { list { label } } } } }`,
+  },
+  dvir: {
+    small: 'query One { inspectionReports(pageSize: 1) { list { id } } }',
+    deep: `query Reports { inspectionReports(pageSize: 50) { list {
+      id status workflowStatus inspectionType startedAt vehicle { id }
+      inspectionAnswers(locale: FR) { list { id result resultLabel itemName itemCategoryLabel } }
+      defects { list { id status description outOfService } } } } }`,
+  },
+  mobility: {
+    small: 'query One { mobilityTransactionAnomalies(pageSize: 1) { list { id } } }',
+    deep: `query Anomalies { mobilityTransactionAnomalies(pageSize: 50) { list {
+      id code severity detectedAt transactedAt locationCity } } }`,
+  },
+  maintenance: {
+    small: 'query One { maintenanceUpcomings(pageSize: 1) { list { id } } }',
+    deep: `query Upcoming { maintenanceUpcomings(pageSize: 50) { count list {
+      id mileageDeadline remainingDistanceToDrive dateDeadline remainingDaysToDrive
+      template { id system } vehicle { id } criticality { code criticality } } } }`,
+  },
+};
+const SUBGRAPH = process.env.BENCH_SUBGRAPH ?? 'fleet-core';
+const SHAPES = SUBGRAPH_SHAPES[SUBGRAPH];
+if (!SHAPES) throw new Error(`BENCH_SUBGRAPH must be one of ${Object.keys(SUBGRAPH_SHAPES).join(', ')}`);
+type ShapeName = 'small' | 'deep';
 const SHAPE_NAMES = (process.env.BENCH_SHAPES?.split(',') ?? Object.keys(SHAPES)).filter(
   (name): name is ShapeName => name in SHAPES,
 );
@@ -117,19 +142,18 @@ const platform = await startPlatform({
     if (match) pids.set(match[1]!, Number(match[2]));
   },
 });
-const url = loopback(platform.urls.subgraphs['fleet-core']!);
+const url = loopback(platform.urls.subgraphs[SUBGRAPH]!);
 const pool = new Pool(url.origin, { connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000 });
 try {
-  const pid = pids.get('fleet-core');
-  if (!pid) throw new Error('fleet-core process id not reported by the platform');
+  const pid = pids.get(SUBGRAPH);
+  if (!pid) throw new Error(`${SUBGRAPH} process id not reported by the platform`);
   const token = await login(platform.urls.sso);
   const target: Target = { pool, path: url.pathname, headers: platform.subgraphHeaders };
   const bodies = Object.fromEntries(
     Object.entries(SHAPES).map(([name, query]) => [name, JSON.stringify({ query })]),
   ) as Record<ShapeName, string>;
   // Warm-up (JIT, connection pool, caches), unmeasured.
-  for (const name of SHAPE_NAMES)
-    await drive(target, [token], [bodies[name]], 1, CONCURRENCY);
+  for (const name of SHAPE_NAMES) await drive(target, [token], [bodies[name]], 1, CONCURRENCY);
 
   const cells: Record<ShapeName, Cell[]> = { small: [], deep: [] };
   let deepTop: Awaited<ReturnType<typeof topStatements>> = [];
@@ -157,9 +181,11 @@ try {
     };
   };
   console.log(
-    `subgraph engine benchmark: fleet-core called directly, ${ROUNDS} interleaved rounds x ${SECONDS} s per shape, ` +
-      `${CONCURRENCY} connections; fleet-core in its own process` +
-      (statistics ? '; PostgreSQL time from pg_stat_statements (plan + execution)' : '; no pg_stat_statements'),
+    `subgraph engine benchmark: ${SUBGRAPH} called directly, ${ROUNDS} interleaved rounds x ${SECONDS} s per shape, ` +
+      `${CONCURRENCY} connections; ${SUBGRAPH} in its own process` +
+      (statistics
+        ? '; PostgreSQL time from pg_stat_statements (plan + execution)'
+        : '; no pg_stat_statements'),
   );
   const rows = Object.fromEntries(SHAPE_NAMES.map((name) => [name, total(name)])) as Partial<
     Record<ShapeName, ReturnType<typeof total>>
@@ -167,7 +193,7 @@ try {
   for (const name of SHAPE_NAMES) {
     const r = rows[name]!;
     console.log(
-      `${name.padEnd(6)} ${r.rps.toFixed(0).padStart(6)} req/s   fleet-core CPU ${r.cpu.toFixed(2).padStart(6)} ms/req   ` +
+      `${name.padEnd(6)} ${r.rps.toFixed(0).padStart(6)} req/s   subgraph CPU ${r.cpu.toFixed(2).padStart(6)} ms/req   ` +
         `PostgreSQL ${r.pg.toFixed(2).padStart(6)} ms/req in ${r.statements.toFixed(2)} statements   (${r.requests} requests)`,
     );
   }
