@@ -27,7 +27,12 @@ interface PgDialectClient {
 const READ = /^\s*(select|with)\b/i;
 /** A statement separator followed by more text: a script, which cannot be prepared. */
 const SCRIPT = /;\s*\S/;
-const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
+/** SQLSTATE 0A000 raised where PostgreSQL revalidates a cached plan (whatever lc_messages says). */
+const resultTypeChanged = (error: unknown) =>
+  error instanceof Error &&
+  (error as { code?: string }).code === '0A000' &&
+  ((error as { routine?: string }).routine === 'RevalidateCachedQuery' ||
+    error.message.includes('cached plan must not change result type'));
 
 export const DEFAULT_PREPARED_STATEMENT_LIMIT = 500;
 
@@ -60,7 +65,7 @@ export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMI
     try {
       return await run(connection, { ...obj, options: { ...obj.options, name } });
     } catch (error) {
-      if (!(error instanceof Error) || !error.message.includes(RESULT_TYPE_CHANGED)) throw error;
+      if (!resultTypeChanged(error)) throw error;
       names.delete(obj.sql!);
       refused.add(obj.sql!);
       return run(connection, obj);
