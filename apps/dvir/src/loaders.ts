@@ -1,12 +1,12 @@
 /**
  * Per-request loaders of the dvir subgraph: one SQL statement per entity type per request level
  * (DataLoader batches the ids a level asks for), every lookup filtered by the viewer's
- * visibility, and the nested pages (relationLoader).
+ * visibility, and the nested pages (relationLoaders, made on first use).
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
-import { byKey, from, relationLoader, selectColumns, uuidsOnly, type CursorCodec } from '@fleetgraph/paging';
+import { byKey, from, relationLoaders, selectColumns, uuidsOnly, type CursorCodec } from '@fleetgraph/paging';
 import { visibleVehicles } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
@@ -37,16 +37,14 @@ export function createLoaders(services: DvirServices, user: UserContext) {
       'id',
       'uuid',
     );
-  const relationLoaders = Object.fromEntries(
-    Object.entries(relations).map(([name, spec]) => [name, relationLoader(knex, codec, viewer, spec)]),
-  ) as { [K in RelationName]: ReturnType<typeof relationLoader<t.Row>> };
+  const relationsOfViewer = relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations);
 
   return {
     knex,
     codec,
     viewer,
     files: services.files,
-    relations: relationLoaders,
+    relations: relationsOfViewer,
     report: fleetEntity(t.reports),
     answer: fleetEntity(t.answers),
     defect: fleetEntity(t.defects),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
 import { entityLoaders } from './data/entities';
-import { relationLoader } from '@fleetgraph/paging';
+import { relationLoaders } from '@fleetgraph/paging';
 import { summaryLoaders } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
 import { serviceLoaders } from './services/loaders';
@@ -15,13 +15,10 @@ export interface FleetServices {
 /** Per-request loaders: entity lookups and nested pages, batched, for one viewer. */
 export function createLoaders(services: FleetServices, user: UserContext) {
   const { knex, codec } = services;
-  const relationLoaders = Object.fromEntries(
-    Object.entries(relations).map(([name, spec]) => [name, relationLoader(knex, codec, user.uid, spec)]),
-  ) as { [K in RelationName]: ReturnType<typeof relationLoader<any>> };
   return {
     ...entityLoaders(knex, user.uid),
     ...summaryLoaders(knex),
-    relations: relationLoaders,
+    relations: relationLoaders<RelationName>(knex, codec, user.uid, relations),
     services: serviceLoaders(knex, codec, user.uid),
     knex,
     codec,

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
 import {
   isUuid,
-  relationLoader,
+  relationLoaders,
   selectColumns,
   type CursorCodec,
   type RelationSpec,
@@ -161,12 +161,12 @@ export function createLoaders(services: MobilityServices, user: UserContext) {
     visibleDevice: visibleIds((ids) => visibleDevices(knex, viewer).whereIn('v.device_id', ids), false),
     visibleGroup: visibleIds((ids) => visibleGroups(knex, viewer).whereIn('v.group_id', ids), true),
     visibleDriver: visibleIds((ids) => visibleDrivers(knex, viewer).whereIn('v.driver_id', ids), true),
-    relations: Object.fromEntries(
-      Object.entries(relations).map(([name, spec]) => [
-        name,
-        relationLoader(knex, codec, viewer, spec as RelationSpec),
-      ]),
-    ) as { [K in RelationName]: ReturnType<typeof relationLoader<any>> },
+    relations: relationLoaders<RelationName>(
+      knex,
+      codec,
+      viewer,
+      relations as Record<RelationName, RelationSpec>,
+    ),
     statistics: statisticsLoader(knex, services.now),
   };
 }

@@ -12,5 +12,5 @@ export { applyKeyset, type KeysetOrder } from './keyset';
 export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';
-export { relationLoader, type RelationSpec, type RelationKey } from './relations';
+export { relationLoader, relationLoaders, type RelationSpec, type RelationKey } from './relations';
 export { anyOf, byKey, normalizeKey, isUuid, uuidsOnly, type KeyKind } from './by-key';

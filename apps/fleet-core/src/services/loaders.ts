@@ -9,7 +9,7 @@
  * An id the caller may not see resolves to null, like an id that does not exist.
  */
 import type { Knex } from 'knex';
-import { relationLoader, type CursorCodec } from '@fleetgraph/paging';
+import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
 import { accountLoaders } from './accounts/loaders';
 import { alertLoaders } from './alerts/loaders';
 import { bookingLoaders } from './bookings/loaders';
@@ -24,9 +24,7 @@ import { serviceRelations, type ServiceRelationName } from './relations';
 import { workshopLoaders } from './workshops/loaders';
 
 export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
-  const relations = Object.fromEntries(
-    Object.entries(serviceRelations).map(([name, spec]) => [name, relationLoader(knex, codec, viewer, spec)]),
-  ) as { [K in ServiceRelationName]: ReturnType<typeof relationLoader<any>> };
+  const relations = relationLoaders<ServiceRelationName>(knex, codec, viewer, serviceRelations);
   const env = loaderEnv(knex, viewer);
   return {
     relations,
