@@ -32,18 +32,17 @@
  *     interleaved run (add them to BENCH_MODES; they are off unless BENCH_BASELINE is set).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { benchDatabase } from './database';
+import { cpuMs, drive as driveLoops, login, loopback, send, unexpectedMisses, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -131,97 +130,10 @@ const SHAPE_DEFS: Shape[] = [
   },
 ];
 
-interface Target {
-  pool: Pool;
-  path: string;
-  headers: Record<string, string>;
-  /** The x-fleetgraph-cache answer every request must carry (the gateway's modes). */
-  cache?: 'hit' | 'bypass';
-}
-
-const loopback = (url: string) => new URL(url.replace('//localhost:', '//127.0.0.1:'));
-
-/** One request, checked: HTTP 200, no GraphQL errors, and the cache outcome the mode claims. */
-async function send(target: Target, token: string, body: string): Promise<string> {
-  const response = await target.pool.request({
-    path: target.path,
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json, application/json',
-      authorization: `Bearer ${token}`,
-      ...target.headers,
-    },
-    body,
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== 200 || text.includes('"errors"'))
-    throw new Error(`${target.path} answered ${response.statusCode}: ${text.slice(0, 300)}`);
-  const outcome = String(response.headers['x-fleetgraph-cache']);
-  if (target.cache && outcome !== target.cache) {
-    // A miss while Redis is slow (its commands time out under load) is the gateway bypassing
-    // the cache as designed: counted and reported, not fatal; anything else is a bug.
-    if (target.cache !== 'hit' || outcome !== 'miss')
-      throw new Error(`${target.path}: expected cache ${target.cache}, got ${outcome}`);
-    unexpectedMisses.set(target.pool, (unexpectedMisses.get(target.pool) ?? 0) + 1);
-  }
-  return text;
-}
-
-/** Answers of a cached mode that were misses, by target pool (reported after the table). */
-const unexpectedMisses = new Map<Pool, number>();
-
-/**
- * CPU time (user + system) a process has used so far, in ms (Linux /proc, clock ticks of 10 ms;
- * NaN elsewhere). Per request, it measures what a request costs a process even on a machine whose
- * other work makes throughput noisy.
- */
-function cpuMs(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * CONCURRENCY loops for `seconds`: loop i sends with token i mod tokens, cycling the bodies from
- * its own offset. Returns requests per second and the requests sent.
- */
-async function drive(
-  target: Target,
-  tokens: string[],
-  bodies: string[],
-  seconds: number,
-): Promise<{ rps: number; requests: number }> {
-  let requests = 0;
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, i) => {
-      const token = tokens[i % tokens.length]!;
-      let k = i;
-      while (performance.now() < deadline) {
-        await send(target, token, bodies[k++ % bodies.length]!);
-        requests++;
-      }
-    }),
-  );
-  return { rps: requests / ((performance.now() - start) / 1000), requests };
-}
-
-async function login(sso: string): Promise<string> {
-  const response = await fetch(`${sso}/oauth/token`, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body.access_token;
+/** CONCURRENCY loops for `seconds` (load.ts `drive`): requests per second and the requests sent. */
+async function drive(target: Target, tokens: string[], bodies: string[], seconds: number) {
+  const { requests, seconds: took } = await driveLoops(target, tokens, bodies, seconds, CONCURRENCY);
+  return { rps: requests / took, requests };
 }
 
 /** Hive Gateway in its own process (hive-peer.ts), ready once it answers a query. */

@@ -2,6 +2,7 @@
  * Load primitives shared by the benchmarks that drive a service over keep-alive connections:
  * a checked request on an undici pool, a closed-loop driver, and the demo login.
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'undici';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
@@ -16,6 +17,9 @@ export interface Target {
 
 /** `localhost` URLs on 127.0.0.1 (undici would otherwise try ::1 first). */
 export const loopback = (url: string) => new URL(url.replace('//localhost:', '//127.0.0.1:'));
+
+/** Answers of a cached target that were misses, by target pool (reported by the benchmark). */
+export const unexpectedMisses = new Map<Pool, number>();
 
 /** One request, checked: HTTP 200, no GraphQL errors, and the cache outcome the target claims. */
 export async function send(target: Target, token: string, body: string): Promise<string> {
@@ -33,9 +37,31 @@ export async function send(target: Target, token: string, body: string): Promise
   const text = await response.body.text();
   if (response.statusCode !== 200 || text.includes('"errors"'))
     throw new Error(`${target.path} answered ${response.statusCode}: ${text.slice(0, 300)}`);
-  if (target.cache && response.headers['x-fleetgraph-cache'] !== target.cache)
-    throw new Error(`expected cache ${target.cache}, got ${String(response.headers['x-fleetgraph-cache'])}`);
+  const outcome = String(response.headers['x-fleetgraph-cache']);
+  if (target.cache && outcome !== target.cache) {
+    // A miss while Redis is slow (its commands time out under load) is the gateway bypassing
+    // the cache as designed: counted and reported, not fatal; anything else is a bug.
+    if (target.cache !== 'hit' || outcome !== 'miss')
+      throw new Error(`${target.path}: expected cache ${target.cache}, got ${outcome}`);
+    unexpectedMisses.set(target.pool, (unexpectedMisses.get(target.pool) ?? 0) + 1);
+  }
   return text;
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms (Linux /proc, clock ticks of 10 ms;
+ * NaN elsewhere). Per request, it measures what a request costs a process even on a machine whose
+ * other work makes throughput noisy.
+ */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /**

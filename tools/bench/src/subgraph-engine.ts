@@ -15,7 +15,6 @@
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
  */
-import { readFileSync } from 'node:fs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +24,7 @@ import { repoRoot } from '@fleetgraph/service-kit';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';
-import { drive, login, loopback, type Target } from './load';
+import { cpuMs, drive, login, loopback, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -72,13 +71,6 @@ interface Cell {
   cpuMs: number;
   pgMs: number;
   statements: number;
-}
-
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-/** CPU milliseconds a process has used (user + system), from /proc/<pid>/stat. */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 const database = await benchDatabase('bench_engine', { statementStatistics: true });
@@ -160,11 +152,11 @@ try {
   for (let round = 0; round < ROUNDS; round++)
     for (const name of SHAPE_NAMES) {
       await resetStatistics();
-      const cpuBefore = cpuMsOf(pid);
+      const cpuBefore = cpuMs(pid);
       const { requests, seconds } = await drive(target, [token], [bodies[name]], SECONDS, CONCURRENCY);
-      const cpuMs = cpuMsOf(pid) - cpuBefore;
+      const used = cpuMs(pid) - cpuBefore;
       const pg = await databaseTime();
-      cells[name].push({ requests, seconds, cpuMs, pgMs: pg.ms, statements: pg.calls });
+      cells[name].push({ requests, seconds, cpuMs: used, pgMs: pg.ms, statements: pg.calls });
       if (name === 'deep' && round === ROUNDS - 1) deepTop = await topStatements(requests);
     }
 
