@@ -23,7 +23,7 @@ import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
 import { formatError } from './errors';
 import { operationChecksPlugin } from './operation-checks';
-import { limitsParseOptions, queryLimitsPlugin, type QueryLimits } from './limits/plugin';
+import { limitsParseOptions, queryLimitsPlugin } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
 import { registerExplorer } from './explorer/plugin';
 import { persistedQueries } from './persisted-queries/apq';
@@ -73,14 +73,7 @@ export async function buildApp(
     log: app.log,
     watch: config.supergraphWatch,
   });
-  const limits: QueryLimits = {
-    maxDepth: config.maxDepth,
-    maxAliases: config.maxAliases,
-    maxTokens: config.maxTokens,
-    maxCost: config.maxCost,
-    maxIntrospectionRoots: config.maxIntrospectionRoots,
-    defaultPageSizeForCost: config.defaultPageSizeForCost,
-  };
+  const limits = config.limits;
   // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
   // in-process; the responses are cached by an Apollo Server plugin.
   const local = cacheSubgraph();

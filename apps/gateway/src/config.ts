@@ -1,6 +1,7 @@
 import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { join } from 'node:path';
 import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
+import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
 
 export interface GatewayConfig {
   port: number;
@@ -54,16 +55,11 @@ export interface GatewayConfig {
   subgraphSecret: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
-  /** Query limits (issue 5); each refusal is QUERY_TOO_COMPLEX with the rule, limit and measured value. */
-  maxDepth: number;
-  maxAliases: number;
-  maxTokens: number;
-  /** Estimated cost: each field 1, a paged field multiplies its selection by its pageSize. */
-  maxCost: number;
-  /** `__schema`/`__type` roots per operation (MAX_INTROSPECTION_ROOTS, default 3): each walks the whole schema. */
-  maxIntrospectionRoots: number;
-  /** Page size the cost estimate assumes when a paged field is called without pageSize. */
-  defaultPageSizeForCost: number;
+  /**
+   * Query limits (issue 5; libs/query-limits, the same variables as the subgraphs'): each refusal
+   * is QUERY_TOO_COMPLEX with the rule, limit and measured value.
+   */
+  limits: QueryLimits;
   /** Largest request body in bytes; larger bodies get HTTP 413 PAYLOAD_TOO_LARGE. */
   maxBodyBytes: number;
   /** Automatic persisted queries (Apollo APQ): on by default; bounded cache, entries expire after apqTtlSeconds. */
@@ -135,14 +131,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     REVOCATIONS_DATABASE_URL: z.string().optional(),
     SUBGRAPH_SHARED_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
-    MAX_DEPTH: envField.int(12, 1),
-    MAX_ALIASES: envField.int(30, 0),
-    MAX_TOKENS: envField.int(5000, 1),
-    // 250k: two nested paged fields at their documented maxima (groups 200 x devices 500, cost
-    // 200,801) pass, as the cross-service tests ask; three nested pages of the default 50 do not.
-    MAX_COST: envField.int(250_000, 1),
-    DEFAULT_PAGE_SIZE_FOR_COST: envField.int(50, 0),
-    MAX_INTROSPECTION_ROOTS: envField.int(3, 1),
+    ...QUERY_LIMITS_ENV,
     MAX_BODY_BYTES: envField.int(1_000_000, 1),
     PERSISTED_QUERIES: envField.bool(true),
     APQ_TTL_SECONDS: envField.int(86_400, 1),
@@ -198,12 +187,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     revocationsDatabaseUrl: parsed.REVOCATIONS_DATABASE_URL ?? parsed.DATABASE_URL,
     subgraphSecret: parsed.SUBGRAPH_SHARED_SECRET,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
-    maxDepth: parsed.MAX_DEPTH,
-    maxAliases: parsed.MAX_ALIASES,
-    maxTokens: parsed.MAX_TOKENS,
-    maxCost: parsed.MAX_COST,
-    defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST,
-    maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS,
+    limits: queryLimitsOf(parsed),
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     persistedQueries: parsed.PERSISTED_QUERIES,
     apqTtlSeconds: parsed.APQ_TTL_SECONDS,

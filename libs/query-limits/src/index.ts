@@ -8,3 +8,4 @@ export {
   type LimitRule,
   type QueryLimits,
 } from './limits';
+export { QUERY_LIMITS_ENV, queryLimitsOf } from './env';

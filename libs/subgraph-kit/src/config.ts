@@ -6,7 +6,7 @@ import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
+import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
 
 export interface SubgraphConfig {
   name: string;
@@ -67,12 +67,7 @@ export function loadSubgraphConfig(
     DATABASE_PREPARED_STATEMENTS: envField
       .bool(true)
       .describe('false: reads run as unnamed statements, parsed and planned on every call.'),
-    MAX_DEPTH: envField.int(DEFAULT_QUERY_LIMITS.maxDepth, 1),
-    MAX_ALIASES: envField.int(DEFAULT_QUERY_LIMITS.maxAliases, 0),
-    MAX_TOKENS: envField.int(DEFAULT_QUERY_LIMITS.maxTokens, 1),
-    MAX_COST: envField.int(DEFAULT_QUERY_LIMITS.maxCost, 1),
-    MAX_INTROSPECTION_ROOTS: envField.int(DEFAULT_QUERY_LIMITS.maxIntrospectionRoots, 1),
-    DEFAULT_PAGE_SIZE_FOR_COST: envField.int(DEFAULT_QUERY_LIMITS.defaultPageSizeForCost, 0),
+    ...QUERY_LIMITS_ENV,
     SUBGRAPH_SHARED_SECRET: z
       .string()
       .min(16, 'must have at least 16 characters')
@@ -114,14 +109,7 @@ export function loadSubgraphConfig(
     databaseUrl: parsed.DATABASE_URL as string | undefined,
     redisUrl: parsed.REDIS_URL as string | undefined,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
-    limits: {
-      maxDepth: parsed.MAX_DEPTH as number,
-      maxAliases: parsed.MAX_ALIASES as number,
-      maxTokens: parsed.MAX_TOKENS as number,
-      maxCost: parsed.MAX_COST as number,
-      maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS as number,
-      defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST as number,
-    },
+    limits: queryLimitsOf(parsed),
     ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS as boolean,
     databaseTimeouts: {
