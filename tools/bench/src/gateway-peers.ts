@@ -42,6 +42,7 @@ import { repoRoot } from '@fleetgraph/service-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { benchDatabase } from './database';
+import { CITY_POINTS } from './geo-points';
 import { cpuMs, drive as driveLoops, login, loopback, send, unexpectedMisses, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -85,16 +86,7 @@ const deep = (pageSize: number, extra = '') => `query Devices { devices(pageSize
 const GEODECODE = `query Geodecode($lat: Float, $lng: Float) {
   geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
     extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
-const POINTS = [
-  [48.8566, 2.3522],
-  [52.52, 13.405],
-  [-1.2921, 36.8219],
-  [35.6762, 139.6503],
-  [-33.8688, 151.2093],
-  [-34.6037, -58.3816],
-  [40.7128, -74.006],
-  [47.5596, 7.5886],
-];
+const POINTS = CITY_POINTS;
 
 const SHAPE_DEFS: Shape[] = [
   {

@@ -6,21 +6,11 @@
  */
 import { freePort } from '@fleetgraph/start';
 import { graphqlCall, measure, printRow, startBenchPlatform } from './harness';
+import { GEO_POINTS } from './geo-points';
 import { standaloneApp } from './process-memory';
 
 const N = Number(process.env.BENCH_N ?? 500);
-const POINTS = [
-  [48.8566, 2.3522],
-  [52.52, 13.405],
-  [-1.2921, 36.8219],
-  [35.6762, 139.6503],
-  [-33.8688, 151.2093],
-  [-34.6037, -58.3816],
-  [40.7128, -74.006],
-  [47.5596, 7.5886],
-  [30, -40],
-  [64.1466, -21.9426],
-];
+const POINTS = GEO_POINTS;
 const QUERY = `query($lat: Float, $lng: Float) { geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
   extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
 
