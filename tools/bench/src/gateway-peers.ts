@@ -153,17 +153,7 @@ async function startHive(
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForGraphQL(url, token, child, 'hive gateway');
-  return {
-    url,
-    child,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return readyChild(child, port, token, 'hive gateway');
 }
 
 /**
@@ -196,9 +186,19 @@ async function startBaselineGateway(
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  return readyChild(child, port, token, 'baseline gateway');
+}
+
+/** A gateway started in its own process, once it answers GraphQL on `port`; `stop` ends it. */
+async function readyChild(
+  child: ChildProcess,
+  port: number,
+  token: string,
+  name: string,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForGraphQL(url, token, child, 'baseline gateway');
+  await waitForGraphQL(url, token, child, name);
   return {
     url,
     child,
