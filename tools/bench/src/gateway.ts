@@ -12,9 +12,9 @@
  *                                         with REDIS_URL set, the cache and revocation list use Redis)
  */
 import { performance } from 'node:perf_hooks';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { postGraphQL } from '@fleetgraph/testing';
 import { startBenchPlatform } from './harness';
+import { login } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -80,12 +80,7 @@ const bench = await startBenchPlatform({ RATE_LIMIT_PER_MINUTE: '0' });
 try {
   const { platform, token: uncachedToken } = bench;
   directHeaders = platform.subgraphHeaders;
-  const login = await fetch(`${platform.urls.sso}/oauth/token`, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  const { access_token: cachedToken } = (await login.json()) as { access_token: string };
+  const cachedToken = await login(platform.urls.sso);
   const enabled = await postGraphQL(platform.urls.graphql, '{ cache(ttl: 3600) { ttl } }', {
     token: cachedToken,
   });

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
+import { login } from './load';
 
 export interface BenchPlatform {
   platform: Platform;
@@ -42,12 +42,7 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
     dataDir: dir,
     ports,
   });
-  const response = await fetch(`${platform.urls.sso}/oauth/token`, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  const { access_token: token } = (await response.json()) as { access_token: string };
+  const token = await login(platform.urls.sso);
   return {
     platform,
     token,
