@@ -22,6 +22,8 @@ export { createTestDatabase, type TestDatabase } from './test-database';
 export {
   DEFAULT_PREPARED_STATEMENT_LIMIT,
   isPreparable,
+  isPreparing,
   prepareReads,
   statementName,
 } from './prepared-statements';
+export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './sql-template';

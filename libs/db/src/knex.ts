@@ -1,11 +1,14 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { prepareReads } from './prepared-statements';
+import { installTimestampParser } from './timestamps';
 
 // bigint (int8) counts come back as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
-// Keep timestamps as Date (default) and numeric as string -> parse to float where we use it.
+// numeric as a float where we use it.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number.parseFloat(value));
+// timestamptz stays a Date, read by position instead of by regular expressions (timestamps.ts).
+installTimestampParser();
 
 export type { Knex };
 

@@ -28,7 +28,7 @@ const READ = /^\s*(select|with)\b/i;
 /** A statement separator followed by more text: a script, which cannot be prepared. */
 const SCRIPT = /;\s*\S/;
 /** SQLSTATE 0A000 raised where PostgreSQL revalidates a cached plan (whatever lc_messages says). */
-const resultTypeChanged = (error: unknown) =>
+export const resultTypeChanged = (error: unknown): boolean =>
   error instanceof Error &&
   (error as { code?: string }).code === '0A000' &&
   ((error as { routine?: string }).routine === 'RevalidateCachedQuery' ||
@@ -44,8 +44,14 @@ export function isPreparable(text: string): boolean {
   return READ.test(text) && !SCRIPT.test(text);
 }
 
+const preparing = new WeakSet<object>();
+
+/** Does this knex instance name its reads (prepareReads)? A transaction's client does not, as with knex's own reads. */
+export const isPreparing = (knex: Knex): boolean => preparing.has(knex.client);
+
 /** Names knex's read statements on this instance (see the module comment). */
 export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMIT): void {
+  preparing.add(knex.client);
   const client = knex.client as unknown as PgDialectClient;
   const run = client._query.bind(client);
   const names = new Map<string, string>();
