@@ -6,6 +6,8 @@
  * `uuidsOnly` drops them before SQL would refuse the cast.
  */
 import DataLoader from 'dataloader';
+import type { Knex } from 'knex';
+import { sqlTemplate } from '@fleetgraph/db';
 
 export type KeyKind = 'uuid' | 'text';
 export const normalizeKey = (kind: KeyKind) =>
@@ -46,3 +48,42 @@ export const anyOf = (column: string, kind: KeyKind): string =>
     .split('.')
     .map((part) => `"${part.replace(/"/g, '""')}"`)
     .join('.')} = any(?::${kind}[])`;
+
+export interface KeyLookup<V extends Record<string, unknown>> {
+  /** This request's batched loader: `values` are the shape's other parameters (the viewer...). */
+  loader<M extends Record<string, unknown>>(knex: Knex, values: V): DataLoader<string, M | null>;
+}
+
+/**
+ * A lookup of rows by `column` (the rows' `field`), compiled once per process: `rows` selects
+ * the candidate rows (columns, joins, visibility) with a placeholder for each of `names`, and the
+ * lookup adds `<column> = any(<keys>)`. Per request, `loader` batches the keys like `byKey`; ids
+ * that cannot be uuids never reach a uuid column, and a batch without any runs no statement.
+ * One statement text whatever the batch size, so one prepared statement, and no query building
+ * per request (sql-template).
+ */
+export function keyLookup<V extends Record<string, unknown> = Record<string, never>>(
+  key: { column: string; field: string; kind: KeyKind },
+  names: readonly (keyof V & string)[],
+  rows: (knex: Knex, params: V) => Knex.QueryBuilder,
+): KeyLookup<V> {
+  type Bound = V & { keys: string[] };
+  const template = sqlTemplate<Bound>(['keys', ...names], (knex, params) =>
+    rows(knex, params).whereRaw(anyOf(key.column, key.kind), [params.keys]),
+  );
+  const candidates = key.kind === 'uuid' ? uuidsOnly : (keys: readonly string[]) => [...keys];
+  return {
+    loader<M extends Record<string, unknown>>(knex: Knex, values: V) {
+      return byKey<M>(
+        (keys) => {
+          const ids = candidates(keys);
+          return ids.length === 0
+            ? Promise.resolve([])
+            : template.rows<M>(knex, { ...values, keys: ids } as Bound);
+        },
+        key.field as keyof M & string,
+        key.kind,
+      );
+    },
+  };
+}

@@ -13,4 +13,13 @@ export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';
 export { relationLoader, relationLoaders, type RelationSpec, type RelationKey } from './relations';
-export { anyOf, byKey, normalizeKey, isUuid, uuidsOnly, type KeyKind } from './by-key';
+export {
+  anyOf,
+  byKey,
+  keyLookup,
+  normalizeKey,
+  isUuid,
+  uuidsOnly,
+  type KeyKind,
+  type KeyLookup,
+} from './by-key';

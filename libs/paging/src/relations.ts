@@ -10,18 +10,26 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
+import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 import { fingerprint, type CursorCodec } from './cursor';
 import { applyKeyset } from './keyset';
 import { pageRequest, toPage, type Page, type PageArgs, type PageRequest, type PageRules } from './page';
 import { keyOf, selectColumns, type TableSpec } from './table-spec';
 
+/**
+ * A nested list. Make specs module constants: a relation's unfiltered page statements are
+ * compiled once per spec object (a spec made per request is compiled per request).
+ */
 export interface RelationSpec {
   name: string;
   /** SQL type of the parent id (for unnest) */
   parentType: 'uuid' | 'text';
   child: TableSpec;
   rules: PageRules;
-  /** The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). */
+  /**
+   * The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). `viewer`
+   * may only be bound as a value: unfiltered pages are compiled once, with a placeholder for it.
+   */
   children(knex: Knex, viewer: string): Knex.QueryBuilder;
   /**
    * Optional field arguments besides pageSize/pageId (e.g. startedAfter): applied to the child
@@ -46,11 +54,7 @@ function filtersOf(args: RelationKey['args']): Record<string, unknown> {
 }
 
 export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string, spec: RelationSpec) {
-  const childQuery = (filters: Record<string, unknown>) => {
-    const query = spec.children(knex, viewer);
-    if (spec.filter) spec.filter(query, filters);
-    return query;
-  };
+  const childQuery = (filters: Record<string, unknown>) => childrenOf(knex, spec, viewer, filters);
   const counts = new DataLoader<{ parentId: string; filters: Record<string, unknown> }, number, string>(
     async (keys) => {
       const groups = new Map<string, { filters: Record<string, unknown>; parentIds: Set<string> }>();
@@ -99,17 +103,7 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
       });
       for (const { request, filters, indexes } of batches.values()) {
         const parentIds = [...new Set(indexes.map((i) => keys[i]!.parentId))];
-        const inner = applyKeyset(
-          childQuery(filters).select(selectColumns(spec.child)),
-          { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' },
-          request,
-        );
-        const rows: Array<Record<string, unknown> & { __parent: string }> = (
-          await knex.raw(
-            `select p.parent_id as "__parent", t.* from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) t`,
-            [parentIds, inner],
-          )
-        ).rows;
+        const rows = await childRows(knex, viewer, spec, filters, request, parentIds);
         // Rows are used as they come (the extra `__parent` field is never resolved): no copy per row.
         const byParent = new Map<string, M[]>();
         for (const row of rows) {
@@ -145,6 +139,69 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
         ]),
     },
   );
+}
+
+type ChildRow = Record<string, unknown> & { __parent: string };
+
+/** Every parent's page of children, in one statement (see the module comment). */
+function childRows(
+  knex: Knex,
+  viewer: string,
+  spec: RelationSpec,
+  filters: Record<string, unknown>,
+  request: PageRequest,
+  parentIds: string[],
+): Promise<ChildRow[]> {
+  // Field filters may shape the SQL by their values (a list, a range): those pages are built per
+  // call. Without filters the shape depends only on the page size and on whether it continues.
+  if (Object.keys(filters).length > 0) {
+    const page = childPage(knex, spec, childrenOf(knex, spec, viewer, filters), request);
+    return knex.raw(childrenStatement(spec), [parentIds, page]).then((result) => result.rows);
+  }
+  const values: Record<string, unknown> = { parents: parentIds, viewer };
+  request.after?.forEach((value, i) => (values[`after${i}`] = value));
+  return pageTemplate(spec, request).rows<ChildRow>(knex, values);
+}
+
+const childrenStatement = (spec: RelationSpec) =>
+  `select p.parent_id as "__parent", t.* from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) t`;
+
+function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Record<string, unknown>) {
+  const query = spec.children(knex, viewer);
+  if (spec.filter) spec.filter(query, filters);
+  return query;
+}
+
+function childPage(knex: Knex, spec: RelationSpec, children: Knex.QueryBuilder, request: PageRequest) {
+  return applyKeyset(
+    children.select(selectColumns(spec.child)),
+    { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' },
+    request,
+  );
+}
+
+/** Compiled unfiltered pages per relation, by page size and first/continued page (sql-template). */
+type PageValues = Record<string, unknown>;
+const pageTemplates = new WeakMap<RelationSpec, Map<string, SqlTemplate<PageValues>>>();
+
+function pageTemplate(spec: RelationSpec, request: PageRequest): SqlTemplate<PageValues> {
+  const templates = pageTemplates.get(spec) ?? new Map<string, SqlTemplate<PageValues>>();
+  pageTemplates.set(spec, templates);
+  const key = `${request.size}:${request.after?.length ?? 0}`;
+  let template = templates.get(key);
+  if (!template) {
+    const afterNames = (request.after ?? []).map((_, i) => `after${i}`);
+    template = sqlTemplate<PageValues>(['parents', 'viewer', ...afterNames], (knex, params) => {
+      const after = afterNames.map((name) => params[name]);
+      const page = childPage(knex, spec, childrenOf(knex, spec, params.viewer as string, {}), {
+        ...request,
+        after: request.after ? after : null,
+      });
+      return knex.raw(childrenStatement(spec), [params.parents as string[], page]);
+    });
+    templates.set(key, template);
+  }
+  return template;
 }
 
 /**
