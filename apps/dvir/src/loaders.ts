@@ -6,7 +6,14 @@
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
-import { byKey, from, relationLoaders, selectColumns, uuidsOnly, type CursorCodec } from '@fleetgraph/paging';
+import {
+  from,
+  keyLookup,
+  relationLoaders,
+  selectColumns,
+  uuidsOnly,
+  type CursorCodec,
+} from '@fleetgraph/paging';
 import { visibleVehicles } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
@@ -19,24 +26,43 @@ export interface DvirServices {
   files: FileService;
 }
 
+type Viewer = { viewer: string };
+
+/** A fleet entity (report, answer, defect, attachment) by id, when the viewer sees its vehicle or group. */
+const fleetEntity = (spec: t.TableSpecLike) =>
+  keyLookup<Viewer>({ column: `${spec.alias}.id`, field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+    whereFleetVisible(knex, from(knex, spec).select(selectColumns(spec)), spec.alias, p.viewer),
+  );
+
+/** The lookups' statements, compiled once per process (keyLookup). */
+const lookups = {
+  report: fleetEntity(t.reports),
+  answer: fleetEntity(t.answers),
+  defect: fleetEntity(t.defects),
+  attachment: fleetEntity(t.attachments),
+  item: keyLookup<Viewer>({ column: 'it.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+    from(knex, t.items)
+      .select(selectColumns(t.items))
+      .select(knex.raw('tp.default_language as "defaultLanguage"'))
+      .join('dvir.inspection_templates as tp', (j) =>
+        j.on('tp.id', 'it.template_id').andOn('tp.version', 'it.template_version'),
+      )
+      .whereIn('it.template_id', visibleTemplateIds(knex, p.viewer)),
+  ),
+  template: keyLookup<Viewer>({ column: 'tp.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+    whereTemplateVisible(
+      knex,
+      from(knex, t.templates).select(selectColumns(t.templates)).where('tp.latest', true),
+      'tp',
+      p.viewer,
+    ),
+  ),
+};
+
 export function createLoaders(services: DvirServices, user: UserContext) {
   const { knex, codec } = services;
   const viewer = user.uid;
-  const fleetEntity = (spec: t.TableSpecLike) =>
-    byKey<t.Row>(
-      async (keys) => {
-        const ids = uuidsOnly(keys);
-        if (ids.length === 0) return [];
-        return whereFleetVisible(
-          knex,
-          from(knex, spec).select(selectColumns(spec)).whereIn(`${spec.alias}.id`, ids),
-          spec.alias,
-          viewer,
-        );
-      },
-      'id',
-      'uuid',
-    );
+  const ofViewer = { viewer };
   const relationsOfViewer = relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations);
 
   return {
@@ -45,45 +71,14 @@ export function createLoaders(services: DvirServices, user: UserContext) {
     viewer,
     files: services.files,
     relations: relationsOfViewer,
-    report: fleetEntity(t.reports),
-    answer: fleetEntity(t.answers),
-    defect: fleetEntity(t.defects),
-    attachment: fleetEntity(t.attachments),
+    report: lookups.report.loader<t.Row>(knex, ofViewer),
+    answer: lookups.answer.loader<t.Row>(knex, ofViewer),
+    defect: lookups.defect.loader<t.Row>(knex, ofViewer),
+    attachment: lookups.attachment.loader<t.Row>(knex, ofViewer),
     /** An item by id when its template is visible. */
-    item: byKey<t.Row>(
-      async (keys) => {
-        const ids = uuidsOnly(keys);
-        if (ids.length === 0) return [];
-        return from(knex, t.items)
-          .select(selectColumns(t.items))
-          .select(knex.raw('tp.default_language as "defaultLanguage"'))
-          .join('dvir.inspection_templates as tp', (j) =>
-            j.on('tp.id', 'it.template_id').andOn('tp.version', 'it.template_version'),
-          )
-          .whereIn('it.id', ids)
-          .whereIn('it.template_id', visibleTemplateIds(knex, viewer));
-      },
-      'id',
-      'uuid',
-    ),
+    item: lookups.item.loader<t.Row>(knex, ofViewer),
     /** The latest version of a template by id, when visible. */
-    template: byKey<t.Row>(
-      async (keys) => {
-        const ids = uuidsOnly(keys);
-        if (ids.length === 0) return [];
-        return whereTemplateVisible(
-          knex,
-          from(knex, t.templates)
-            .select(selectColumns(t.templates))
-            .whereIn('tp.id', ids)
-            .where('tp.latest', true),
-          'tp',
-          viewer,
-        );
-      },
-      'id',
-      'uuid',
-    ),
+    template: lookups.template.loader<t.Row>(knex, ofViewer),
     /** One template version by "id:version", when visible. */
     templateVersion: new DataLoader<string, t.Row | null>(async (keys) => {
       const pairs = keys
@@ -149,7 +144,9 @@ export function createLoaders(services: DvirServices, user: UserContext) {
           [uuidsOnly(keys), inner],
         )
       ).rows;
-      const byVehicle = new Map(rows.map(({ __parent, ...row }) => [String(__parent), row]));
+      // Rows are used as they come (`__parent` is never resolved): no copy per row.
+      const byVehicle = new Map<string, t.Row>();
+      for (const row of rows) byVehicle.set(String(row.__parent), row);
       return keys.map((k) => byVehicle.get(k.toLowerCase()) ?? null);
     }),
   };

@@ -36,6 +36,18 @@ const once = <T>(f: () => Promise<T>) => {
   return () => (p ??= f());
 };
 
+/** Vehicle.maintenanceHistory; one object for the process, so its page statement is compiled once. */
+const historyRelation: RelationSpec = {
+  name: 'Vehicle.maintenanceHistory',
+  parentType: 'uuid',
+  child: historySpec,
+  rules: { defaultSize: 20, maxSize: 100 },
+  children: (k, v) =>
+    k('maintenance.history as h')
+      .whereRaw('h.vehicle_id = p.parent_id')
+      .whereIn('h.vehicle_id', visibleVehicles(k, v)),
+};
+
 export function createLoaders(services: MaintenanceServices, user: UserContext) {
   const { knex, codec } = services;
   const viewer = user.uid;
@@ -99,17 +111,6 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   });
-
-  const historyRelation: RelationSpec = {
-    name: 'Vehicle.maintenanceHistory',
-    parentType: 'uuid',
-    child: historySpec,
-    rules: { defaultSize: 20, maxSize: 100 },
-    children: (k, v) =>
-      k('maintenance.history as h')
-        .whereRaw('h.vehicle_id = p.parent_id')
-        .whereIn('h.vehicle_id', visibleVehicles(k, v)),
-  };
 
   return {
     knex,

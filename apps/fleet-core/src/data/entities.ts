@@ -22,98 +22,85 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
-import { anyOf, byKey, normalizeKey, uuidsOnly } from '@fleetgraph/paging';
+import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
+import { keyLookup, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
 
 const uuids = uuidsOnly;
 
+type Viewer = { viewer: string };
+const rowsOf = (knex: Knex, spec: t.TableSpec) =>
+  knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));
+const byId = (column: string, kind: KeyKind = 'uuid') => ({ column, field: 'id', kind });
+
+/**
+ * The lookups' statements, compiled once per process (keyLookup): a request binds its ids and
+ * its viewer, one statement text whatever the number of ids.
+ */
+const lookups = {
+  account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.accounts).whereIn('a.id', visibleAccounts(knex, p.viewer)),
+  ),
+  group: keyLookup<Viewer>(byId('g.id'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.groups).whereIn('g.id', visibleGroups(knex, p.viewer)),
+  ),
+  device: keyLookup<Viewer>(byId('d.id', 'text'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.devices).whereIn('d.id', visibleDevices(knex, p.viewer)),
+  ),
+  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.vehicles).whereIn('v.id', visibleVehicles(knex, p.viewer)),
+  ),
+  deviceByVehicle: keyLookup<Viewer>(
+    { column: 'd.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },
+    ['viewer'],
+    (knex, p) => rowsOf(knex, t.devices).whereIn('d.id', visibleDevices(knex, p.viewer)),
+  ),
+  product: keyLookup(byId('pr.id'), [], (knex) => rowsOf(knex, t.products)),
+  driver: keyLookup<Viewer>(byId('dr.id'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.drivers).whereIn('dr.id', visibleDrivers(knex, p.viewer)),
+  ),
+  driverByProfile: keyLookup<Viewer>(
+    { column: 'dr.user_profile_id', field: 'userProfileId', kind: 'uuid' },
+    ['viewer'],
+    (knex, p) =>
+      rowsOf(knex, t.drivers)
+        .distinctOn('dr.user_profile_id')
+        .whereIn('dr.id', visibleDrivers(knex, p.viewer))
+        .orderBy([{ column: 'dr.user_profile_id' }, { column: 'dr.created_at' }, { column: 'dr.id' }]),
+  ),
+  driverByVehicle: keyLookup<Viewer>(
+    { column: 'dr.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },
+    ['viewer'],
+    (knex, p) =>
+      rowsOf(knex, t.drivers)
+        .distinctOn('dr.current_vehicle_id')
+        .whereIn('dr.id', visibleDrivers(knex, p.viewer))
+        .orderBy([{ column: 'dr.current_vehicle_id' }, { column: 'dr.updated_at', order: 'desc' }]),
+  ),
+  metadatum: keyLookup<Viewer>(byId('tm.id'), ['viewer'], (knex, p) =>
+    rowsOf(knex, t.tripMetadata)
+      .join('fleet.trips as vt', 'vt.id', 'tm.trip_id')
+      .where((q) => tripVisible(q, 'vt', knex, p.viewer)),
+  ),
+};
+
+type Model<M> = M & Record<string, unknown>;
+
 export function entityLoaders(knex: Knex, viewer: string) {
-  const select = (spec: t.TableSpec) => knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));
+  const ofViewer = { viewer };
   return {
-    account: byKey<AccountModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.accounts)
-          .whereRaw(anyOf('a.id', 'uuid'), [uuids(keys)])
-          .whereIn('a.id', visibleAccounts(knex, viewer)),
-      'id',
-      'uuid',
-    ),
-    group: byKey<GroupModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.groups)
-          .whereRaw(anyOf('g.id', 'uuid'), [uuids(keys)])
-          .whereIn('g.id', visibleGroups(knex, viewer)),
-      'id',
-      'uuid',
-    ),
-    device: byKey<DeviceModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.devices)
-          .whereRaw(anyOf('d.id', 'text'), [[...keys]])
-          .whereIn('d.id', visibleDevices(knex, viewer)),
-      'id',
-      'text',
-    ),
-    vehicle: byKey<VehicleModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.vehicles)
-          .whereRaw(anyOf('v.id', 'uuid'), [uuids(keys)])
-          .whereIn('v.id', visibleVehicles(knex, viewer)),
-      'id',
-      'uuid',
-    ),
+    account: lookups.account.loader<Model<AccountModel>>(knex, ofViewer),
+    group: lookups.group.loader<Model<GroupModel>>(knex, ofViewer),
+    device: lookups.device.loader<Model<DeviceModel>>(knex, ofViewer),
+    vehicle: lookups.vehicle.loader<Model<VehicleModel>>(knex, ofViewer),
     /** The device currently installed in a vehicle. */
-    deviceByVehicle: byKey<DeviceModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.devices)
-          .whereRaw(anyOf('d.current_vehicle_id', 'uuid'), [uuids(keys)])
-          .whereIn('d.id', visibleDevices(knex, viewer)),
-      'currentVehicleId',
-      'uuid',
-    ),
-    product: byKey<ProductModel & Record<string, unknown>>(
-      (keys) => select(t.products).whereRaw(anyOf('pr.id', 'uuid'), [uuids(keys)]),
-      'id',
-      'uuid',
-    ),
-    driver: byKey<DriverModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.drivers)
-          .whereRaw(anyOf('dr.id', 'uuid'), [uuids(keys)])
-          .whereIn('dr.id', visibleDrivers(knex, viewer)),
-      'id',
-      'uuid',
-    ),
+    deviceByVehicle: lookups.deviceByVehicle.loader<Model<DeviceModel>>(knex, ofViewer),
+    product: lookups.product.loader<Model<ProductModel>>(knex, {}),
+    driver: lookups.driver.loader<Model<DriverModel>>(knex, ofViewer),
     /** The driver profile of an account (drivers.user_profile_id), the oldest when several. */
-    driverByProfile: byKey<DriverModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.drivers)
-          .distinctOn('dr.user_profile_id')
-          .whereRaw(anyOf('dr.user_profile_id', 'uuid'), [uuids(keys)])
-          .whereIn('dr.id', visibleDrivers(knex, viewer))
-          .orderBy([{ column: 'dr.user_profile_id' }, { column: 'dr.created_at' }, { column: 'dr.id' }]),
-      'userProfileId',
-      'uuid',
-    ),
+    driverByProfile: lookups.driverByProfile.loader<Model<DriverModel>>(knex, ofViewer),
     /** The driver currently driving a vehicle (drivers.current_vehicle_id). */
-    driverByVehicle: byKey<DriverModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.drivers)
-          .distinctOn('dr.current_vehicle_id')
-          .whereRaw(anyOf('dr.current_vehicle_id', 'uuid'), [uuids(keys)])
-          .whereIn('dr.id', visibleDrivers(knex, viewer))
-          .orderBy([{ column: 'dr.current_vehicle_id' }, { column: 'dr.updated_at', order: 'desc' }]),
-      'currentVehicleId',
-      'uuid',
-    ),
-    metadatum: byKey<TripMetadatumModel & Record<string, unknown>>(
-      (keys) =>
-        select(t.tripMetadata)
-          .join('fleet.trips as vt', 'vt.id', 'tm.trip_id')
-          .whereRaw(anyOf('tm.id', 'uuid'), [uuids(keys)])
-          .where((q) => tripVisible(q, 'vt', knex, viewer)),
-      'id',
-      'uuid',
-    ),
+    driverByVehicle: lookups.driverByVehicle.loader<Model<DriverModel>>(knex, ofViewer),
+    metadatum: lookups.metadatum.loader<Model<TripMetadatumModel>>(knex, ofViewer),
     lastTripOfDevice: lastTrip(knex, 'device_id', 'text'),
     lastTripOfVehicle: lastTrip(knex, 'vehicle_id', 'uuid'),
     lastTripOfDriver: lastTrip(knex, 'driver_id', 'uuid'),
@@ -137,12 +124,14 @@ export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex,
  * an index-only descent of (owner_id, started_at desc, id desc) per parent. The parent was
  * already loaded through visibility, so its trips are visible.
  */
-function lastTrip(knex: Knex, column: string, parentType: 'uuid' | 'text') {
-  const normalize = normalizeKey(parentType);
-  return new DataLoader<string, TripModel | null, string>(
-    async (given) => {
-      const keys = given.map(normalize);
-      const ids = parentType === 'uuid' ? uuids(keys) : keys;
+type TripOwner = 'device_id' | 'vehicle_id' | 'driver_id';
+const lastTrips = new Map<TripOwner, SqlTemplate<{ ids: string[] }>>();
+
+/** The statement of `lastTrip` for one owner column, compiled once. */
+function lastTripsOf(column: TripOwner, parentType: KeyKind): SqlTemplate<{ ids: string[] }> {
+  let template = lastTrips.get(column);
+  if (!template) {
+    template = sqlTemplate<{ ids: string[] }>(['ids'], (knex, p) => {
       const inner = knex(`${t.trips.table} as t`)
         .select(t.selectColumns(t.trips))
         .whereRaw(`t.${column} = p.parent_id`)
@@ -151,13 +140,27 @@ function lastTrip(knex: Knex, column: string, parentType: 'uuid' | 'text') {
           { column: 't.id', order: 'desc' },
         ])
         .limit(1);
-      const rows: Array<TripModel & { __parent: string }> = (
-        await knex.raw(
-          `select p.parent_id as "__parent", t.* from unnest(?::${parentType}[]) as p(parent_id) cross join lateral (?) t`,
-          [ids, inner],
-        )
-      ).rows;
-      const byParent = new Map(rows.map(({ __parent, ...row }) => [String(__parent), row as TripModel]));
+      return knex.raw(
+        `select p.parent_id as "__parent", t.* from unnest(?::${parentType}[]) as p(parent_id) cross join lateral (?) t`,
+        [p.ids, inner],
+      );
+    });
+    lastTrips.set(column, template);
+  }
+  return template;
+}
+
+function lastTrip(knex: Knex, column: TripOwner, parentType: KeyKind) {
+  const normalize = normalizeKey(parentType);
+  const statement = lastTripsOf(column, parentType);
+  return new DataLoader<string, TripModel | null, string>(
+    async (given) => {
+      const keys = given.map(normalize);
+      const ids = parentType === 'uuid' ? uuids(keys) : keys;
+      const rows = await statement.rows<TripModel & { __parent: string }>(knex, { ids });
+      // Rows are used as they come (`__parent` is never resolved): no copy per row.
+      const byParent = new Map<string, TripModel>();
+      for (const row of rows) byParent.set(String(row.__parent), row);
       return keys.map((key) => byParent.get(key) ?? null);
     },
     { cacheKeyFn: normalize },

@@ -5,7 +5,14 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import { normalizeKey, selectColumns, type KeyKind, type PageArgs, type TableSpec } from '@fleetgraph/paging';
+import {
+  keyLookup,
+  normalizeKey,
+  selectColumns,
+  type KeyKind,
+  type PageArgs,
+  type TableSpec,
+} from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import type { ServiceRelationName } from './relations';
@@ -36,6 +43,22 @@ export const loaderEnv = (knex: Knex, viewer: string): LoaderEnv => ({
   select: (spec) => knex(`${spec.table} as ${spec.alias}`).select(selectColumns(spec)),
   ownOrg: (alias) => ownOrganization(knex, alias, viewer),
 });
+
+/**
+ * An area's lookup by key, compiled once per process (keyLookup): `rows` selects the candidate
+ * rows through an env whose viewer is a placeholder (so bind it, never read it); the lookup adds
+ * `<column> = any(<keys>)`. Per request: `lookup(env)` is the batched loader.
+ */
+export function serviceLookup(
+  key: { column: string; field?: string; kind: KeyKind },
+  rows: (env: LoaderEnv) => Knex.QueryBuilder,
+) {
+  const lookup = keyLookup<{ viewer: string }>({ field: 'id', ...key }, ['viewer'], (knex, p) =>
+    rows(loaderEnv(knex, p.viewer)),
+  );
+  return <M extends Record<string, unknown> = Row>(env: LoaderEnv) =>
+    lookup.loader<M>(env.knex, { viewer: env.viewer });
+}
 
 /** Rows grouped by `field`, keys normalized like byKey's (uuid keys lowercased: see KeyKind). */
 export function groupedBy<M extends Record<string, unknown>>(

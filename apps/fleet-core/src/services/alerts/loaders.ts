@@ -1,6 +1,5 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
 import { visibleDevices } from '@fleetgraph/visibility';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { alertTemplates, vehicleAlerts } from './tables';
 
 /** Aggregated alert state per device, as `VehicleAlertsState` fields. */
@@ -14,28 +13,22 @@ const ALERT_STATE_COLUMNS = [
                  filter (where va.status = 'ACTIVE'))[1] as "highestActiveSeverity"`,
 ];
 
-export const alertLoaders = ({ knex, viewer, select, ownOrg }: LoaderEnv) => ({
-  alertTemplate: byKey(
-    (keys) => select(alertTemplates).whereIn('at.id', uuidsOnly(keys)).whereRaw(ownOrg('at')),
-    'id',
-    'uuid',
-  ),
-  alert: byKey(
-    (keys) =>
-      select(vehicleAlerts)
-        .whereIn('va.id', uuidsOnly(keys))
-        .whereIn('va.device_id', visibleDevices(knex, viewer)),
-    'id',
-    'uuid',
-  ),
-  /** Aggregated alert state per device (devices reach here only once visible). */
-  alertsState: byKey(
-    (keys) =>
-      knex('fleet.vehicle_alerts as va')
-        .select('va.device_id as deviceId', ...ALERT_STATE_COLUMNS.map((sql) => knex.raw(sql)))
-        .whereIn('va.device_id', keys as string[])
-        .groupBy('va.device_id'),
-    'deviceId',
-    'text',
-  ),
+const alertTemplate = serviceLookup({ column: 'at.id', kind: 'uuid' }, ({ select, ownOrg }) =>
+  select(alertTemplates).whereRaw(ownOrg('at')),
+);
+const alert = serviceLookup({ column: 'va.id', kind: 'uuid' }, ({ knex, viewer, select }) =>
+  select(vehicleAlerts).whereIn('va.device_id', visibleDevices(knex, viewer)),
+);
+
+/** Aggregated alert state per device (devices reach here only once visible). */
+const alertsState = serviceLookup({ column: 'va.device_id', field: 'deviceId', kind: 'text' }, ({ knex }) =>
+  knex('fleet.vehicle_alerts as va')
+    .select('va.device_id as deviceId', ...ALERT_STATE_COLUMNS.map((sql) => knex.raw(sql)))
+    .groupBy('va.device_id'),
+);
+
+export const alertLoaders = (env: LoaderEnv) => ({
+  alertTemplate: alertTemplate(env),
+  alert: alert(env),
+  alertsState: alertsState(env),
 });

@@ -1,12 +1,10 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { bookingColumns, visibleBookings } from './visibility';
 
-export const bookingLoaders = ({ knex, viewer }: LoaderEnv) => ({
-  booking: byKey(
-    (keys) =>
-      visibleBookings(knex, viewer).select(bookingColumns(knex, viewer)).whereIn('b.id', uuidsOnly(keys)),
-    'id',
-    'uuid',
-  ),
+const booking = serviceLookup({ column: 'b.id', kind: 'uuid' }, ({ knex, viewer }) =>
+  visibleBookings(knex, viewer).select(bookingColumns(knex, viewer)),
+);
+
+export const bookingLoaders = (env: LoaderEnv) => ({
+  booking: booking(env),
 });

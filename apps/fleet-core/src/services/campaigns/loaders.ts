@@ -1,18 +1,19 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
+import { uuidsOnly } from '@fleetgraph/paging';
 import { visibleDevices } from '@fleetgraph/visibility';
-import { groupedBy, type LoaderEnv } from '../kit';
+import { groupedBy, serviceLookup, type LoaderEnv } from '../kit';
 import { campaigns } from './tables';
 
-export const campaignLoaders = ({ knex, viewer, select, ownOrg }: LoaderEnv) => ({
-  campaign: byKey(
-    (keys) => select(campaigns).whereIn('cp.id', uuidsOnly(keys)).whereRaw(ownOrg('cp')),
-    'id',
-    'uuid',
-  ),
+const campaign = serviceLookup({ column: 'cp.id', kind: 'uuid' }, ({ select, ownOrg }) =>
+  select(campaigns).whereRaw(ownOrg('cp')),
+);
+
+export const campaignLoaders = (env: LoaderEnv) => ({
+  campaign: campaign(env),
   /** Device states of a campaign, visible devices only, by device id. */
   campaignDevices: groupedBy(
     (keys) =>
-      knex('fleet.campaign_devices as cd')
+      env
+        .knex('fleet.campaign_devices as cd')
         .select(
           'cd.campaign_id as campaignId',
           'cd.device_id as deviceId',
@@ -21,7 +22,7 @@ export const campaignLoaders = ({ knex, viewer, select, ownOrg }: LoaderEnv) => 
           'cd.updated_at as updatedAt',
         )
         .whereIn('cd.campaign_id', uuidsOnly(keys))
-        .whereIn('cd.device_id', visibleDevices(knex, viewer))
+        .whereIn('cd.device_id', visibleDevices(env.knex, env.viewer))
         .orderBy('cd.device_id'),
     'campaignId',
     'uuid',

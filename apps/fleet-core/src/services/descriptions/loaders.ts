@@ -1,4 +1,3 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
 import {
   visibleAccounts,
   visibleDevices,
@@ -6,7 +5,7 @@ import {
   visibleGroups,
   visibleVehicles,
 } from '@fleetgraph/visibility';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { descriptions } from './tables';
 
 /** Subqueries of the subject ids (as text) a viewer may see, per description subject. */
@@ -19,22 +18,19 @@ export const DESCRIPTION_SUBJECTS = {
 } as const;
 export type DescriptionSubject = keyof typeof DESCRIPTION_SUBJECTS;
 
-export const descriptionLoaders = ({ knex, viewer, select }: LoaderEnv) => ({
-  /** A description is visible when its subject is. */
-  description: byKey(
-    (keys) =>
-      select(descriptions)
-        .whereIn('ds.id', uuidsOnly(keys))
-        .where((q) => {
-          for (const [subject, visible] of Object.entries(DESCRIPTION_SUBJECTS)) {
-            q.orWhere((one) =>
-              one
-                .where('ds.subject', subject)
-                .whereRaw('ds.subject_id in (select v.id::text from ? v)', [visible(knex, viewer)]),
-            );
-          }
-        }),
-    'id',
-    'uuid',
-  ),
+/** A description is visible when its subject is. */
+const description = serviceLookup({ column: 'ds.id', kind: 'uuid' }, ({ knex, viewer, select }) =>
+  select(descriptions).where((q) => {
+    for (const [subject, visible] of Object.entries(DESCRIPTION_SUBJECTS)) {
+      q.orWhere((one) =>
+        one
+          .where('ds.subject', subject)
+          .whereRaw('ds.subject_id in (select v.id::text from ? v)', [visible(knex, viewer)]),
+      );
+    }
+  }),
+);
+
+export const descriptionLoaders = (env: LoaderEnv) => ({
+  description: description(env),
 });

@@ -1,11 +1,10 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { driverServices } from './tables';
 
-export const driverServiceLoaders = ({ select, ownOrg }: LoaderEnv) => ({
-  driverService: byKey(
-    (keys) => select(driverServices).whereIn('dsv.id', uuidsOnly(keys)).whereRaw(ownOrg('dsv')),
-    'id',
-    'uuid',
-  ),
+const driverService = serviceLookup({ column: 'dsv.id', kind: 'uuid' }, ({ select, ownOrg }) =>
+  select(driverServices).whereRaw(ownOrg('dsv')),
+);
+
+export const driverServiceLoaders = (env: LoaderEnv) => ({
+  driverService: driverService(env),
 });

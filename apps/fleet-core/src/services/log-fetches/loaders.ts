@@ -1,8 +1,11 @@
-import { byKey } from '@fleetgraph/paging';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { logfetchActions } from './tables';
 
+const logfetchAction = serviceLookup({ column: 'la.id', kind: 'text' }, ({ select }) =>
+  select(logfetchActions),
+);
+
 /** Log-fetch actions are a global catalog, keyed by code. */
-export const logFetchLoaders = ({ select }: LoaderEnv) => ({
-  logfetchAction: byKey((keys) => select(logfetchActions).whereIn('la.id', keys as string[]), 'id', 'text'),
+export const logFetchLoaders = (env: LoaderEnv) => ({
+  logfetchAction: logfetchAction(env),
 });

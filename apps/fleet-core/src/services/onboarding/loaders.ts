@@ -1,13 +1,13 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { distributors, providers } from './tables';
 
+const distributor = serviceLookup({ column: 'od.id', kind: 'uuid' }, ({ select, ownOrg }) =>
+  select(distributors).whereRaw(ownOrg('od')),
+);
+const provider = serviceLookup({ column: 'op.id', kind: 'uuid' }, ({ select }) => select(providers));
+
 /** Distributors of the caller's organization; providers are a global catalog. */
-export const onboardingLoaders = ({ select, ownOrg }: LoaderEnv) => ({
-  distributor: byKey(
-    (keys) => select(distributors).whereIn('od.id', uuidsOnly(keys)).whereRaw(ownOrg('od')),
-    'id',
-    'uuid',
-  ),
-  provider: byKey((keys) => select(providers).whereIn('op.id', uuidsOnly(keys)), 'id', 'uuid'),
+export const onboardingLoaders = (env: LoaderEnv) => ({
+  distributor: distributor(env),
+  provider: provider(env),
 });

@@ -1,8 +1,9 @@
-import { byKey, uuidsOnly } from '@fleetgraph/paging';
-import type { LoaderEnv } from '../kit';
+import { serviceLookup, type LoaderEnv } from '../kit';
 import { workshops } from './tables';
 
+const workshop = serviceLookup({ column: 'w.id', kind: 'uuid' }, ({ select }) => select(workshops));
+
 /** Workshops are a global catalog. */
-export const workshopLoaders = ({ select }: LoaderEnv) => ({
-  workshop: byKey((keys) => select(workshops).whereIn('w.id', uuidsOnly(keys)), 'id', 'uuid'),
+export const workshopLoaders = (env: LoaderEnv) => ({
+  workshop: workshop(env),
 });
