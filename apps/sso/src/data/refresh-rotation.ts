@@ -5,9 +5,11 @@
  * - one request is one row of a batch; a batch is ONE autocommit statement, so N concurrent
  *   refreshes cost one round trip and one commit instead of N (on a 2-core machine the round
  *   trips and commits, not the SQL, were most of a refresh's cost);
- * - at most `maxInFlight` batches run at once; requests arriving meanwhile wait and leave together
- *   in the next batch, so an idle server sends a batch of one at once (no added latency) and a busy
- *   one sends larger batches;
+ * - at most `maxInFlight` batches run at once (default 1); requests arriving meanwhile wait and
+ *   leave together in the next batch, so an idle server sends a batch of one at once (no added
+ *   latency) and a busy one sends larger batches. One batch at a time rather than two: PostgreSQL
+ *   CPU per token 0.395 -> 0.295 ms at 8 in flight and 0.235 -> 0.181 ms at 32, throughput 1.01x
+ *   and 1.08x (tools/bench/src/sso-peers.ts with BENCH_SSO_BASELINE, one interleaved run);
  * - each row rotates its token with a compare-and-set: marked rotated only if still unrotated,
  *   unrevoked, unexpired, bound to no client or to the requesting one, and its user exists and is
  *   not disabled. Only a row that matched records the new refresh token of the family, the new
@@ -117,7 +119,7 @@ export function createRotationBatcher(
     onError?: (error: unknown) => void;
   },
 ): RotationBatcher {
-  const maxInFlight = options.maxInFlight ?? 2;
+  const maxInFlight = options.maxInFlight ?? 1;
   const maxBatch = options.maxBatch ?? 256;
   const queue: Pending[] = [];
   let inFlight = 0;
