@@ -12,7 +12,7 @@ import { dataDir } from '@fleetgraph/service-kit';
 import { migrations, SSO_SCHEMA } from '../migrations/index';
 import { runAdminCommand, USAGE, UsageError } from './admin/commands';
 import { loadSsoConfig } from './config';
-import { keyCipherOf } from './key-encryption';
+import { keyCipherOf, withDevKeyEncryption } from './key-encryption';
 
 // Help and unknown commands need no database (and must not start one).
 const argv = process.argv.slice(2);
@@ -37,7 +37,7 @@ const revocations = config.redisUrl ? createRevocationList({ redisUrl: config.re
 let exitCode = 0;
 try {
   await migrateSchema(knex, SSO_SCHEMA, migrations);
-  const keyCipher = keyCipherOf(config);
+  const keyCipher = keyCipherOf(withDevKeyEncryption(config, { embedded: database.embedded, dataDir }));
   for (const line of await runAdminCommand(knex, argv, {
     ...(revocations ? { revocations } : {}),
     ...(keyCipher ? { keyCipher } : {}),

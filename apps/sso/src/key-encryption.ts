@@ -9,6 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
+import { readDevSecrets } from '@fleetgraph/service-kit';
 
 export interface SealedJwk {
   sealed: 'A256GCM';
@@ -71,4 +72,18 @@ export function keyCipherOf(config: { keyEncryptionKey?: string; previousKeyEncr
   return config.keyEncryptionKey
     ? createKeyCipher(config.keyEncryptionKey, config.previousKeyEncryptionKeys ?? [])
     : undefined;
+}
+
+/**
+ * On the embedded database of `npm start` and without SSO_KEY_ENCRYPTION_KEY, the key that
+ * `npm start` generated for that database (its dev secrets): a tool working there (the admin CLI's
+ * `keys rotate`) seals keys like the SSO does instead of storing them in the clear.
+ */
+export function withDevKeyEncryption<C extends { keyEncryptionKey?: string }>(
+  settings: C,
+  database: { embedded: boolean; dataDir: string },
+): C {
+  if (settings.keyEncryptionKey || !database.embedded) return settings;
+  const devKey = readDevSecrets(database.dataDir)?.keyEncryptionKey;
+  return devKey ? { ...settings, keyEncryptionKey: devKey } : settings;
 }

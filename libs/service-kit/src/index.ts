@@ -13,3 +13,4 @@ export {
   type TracingOptions,
 } from './tracing';
 export { optionalRedis, type OptionalRedis } from './redis';
+export { loadDevSecrets, readDevSecrets, type DevSecrets } from './dev-secrets';

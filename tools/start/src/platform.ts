@@ -10,12 +10,11 @@ import { createRevocationList, GATEWAY_SECRET_HEADER, type RevocationList } from
 import { createKnex, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
-import { repoRoot } from '@fleetgraph/service-kit';
+import { loadDevSecrets, repoRoot } from '@fleetgraph/service-kit';
 import { buildApp as buildSso, ensureApplication, loadSsoConfig } from '@fleetgraph/sso';
 import { loadSubgraphUnits, subgraphUrlVariable, type SubgraphUnit } from '@fleetgraph/subgraph-kit';
 import { inProcessRunner, processRunner, type Env, type RunningService, type Runner } from './runners';
 import { appDatabaseUrls } from './roles';
-import { loadDevSecrets } from './secrets';
 
 export interface PlatformOptions {
   env?: Record<string, string | undefined>;

@@ -1,6 +1,9 @@
 /**
  * Development secrets, generated at first start and kept in the git-ignored data folder so that
  * paging cursors stay valid across restarts. Production sets them through the environment.
+ * `npm start` writes them (loadDevSecrets); tools working on that platform's embedded database
+ * (the SSO admin CLI) read them (readDevSecrets) so that, say, a rotated signing key is sealed
+ * under the same key as the ones `npm start` sealed.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,9 +30,17 @@ function generate(): DevSecrets {
   };
 }
 
+const secretsFile = (dataDir: string) => join(dataDir, 'dev-secrets.json');
+
+/** The secrets `npm start` generated in this data folder, if it ever ran there (nothing written). */
+export function readDevSecrets(dataDir: string): Partial<DevSecrets> | undefined {
+  const path = secretsFile(dataDir);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Partial<DevSecrets>) : undefined;
+}
+
 /** Reads the secrets, adding any a newer version introduced (existing ones are kept). */
 export function loadDevSecrets(dataDir: string): DevSecrets {
-  const path = join(dataDir, 'dev-secrets.json');
+  const path = secretsFile(dataDir);
   const stored = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Partial<DevSecrets>) : {};
   const secrets = { ...generate(), ...stored };
   if (Object.keys(secrets).some((key) => !(key in stored))) {
