@@ -32,6 +32,16 @@ const rowsOf = (knex: Knex, spec: t.TableSpec) =>
   knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));
 const byId = (column: string, kind: KeyKind = 'uuid') => ({ column, field: 'id', kind });
 
+/** One visible driver per value of drivers.<column> (a model's <field>), the first by `first`. */
+function visibleDriverBy(column: string, field: string, first: Array<{ column: string; order?: 'desc' }>) {
+  return keyLookup<Viewer>({ column: `dr.${column}`, field, kind: 'uuid' }, ['viewer'], (knex, p) =>
+    rowsOf(knex, t.drivers)
+      .distinctOn(`dr.${column}`)
+      .whereIn('dr.id', visibleDrivers(knex, p.viewer))
+      .orderBy([{ column: `dr.${column}` }, ...first]),
+  );
+}
+
 /**
  * The lookups' statements, compiled once per process (keyLookup): a request binds its ids and
  * its viewer, one statement text whatever the number of ids.
@@ -58,24 +68,15 @@ const lookups = {
   driver: keyLookup<Viewer>(byId('dr.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.drivers).whereIn('dr.id', visibleDrivers(knex, p.viewer)),
   ),
-  driverByProfile: keyLookup<Viewer>(
-    { column: 'dr.user_profile_id', field: 'userProfileId', kind: 'uuid' },
-    ['viewer'],
-    (knex, p) =>
-      rowsOf(knex, t.drivers)
-        .distinctOn('dr.user_profile_id')
-        .whereIn('dr.id', visibleDrivers(knex, p.viewer))
-        .orderBy([{ column: 'dr.user_profile_id' }, { column: 'dr.created_at' }, { column: 'dr.id' }]),
-  ),
-  driverByVehicle: keyLookup<Viewer>(
-    { column: 'dr.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },
-    ['viewer'],
-    (knex, p) =>
-      rowsOf(knex, t.drivers)
-        .distinctOn('dr.current_vehicle_id')
-        .whereIn('dr.id', visibleDrivers(knex, p.viewer))
-        .orderBy([{ column: 'dr.current_vehicle_id' }, { column: 'dr.updated_at', order: 'desc' }]),
-  ),
+  /** The oldest driver profile of an account. */
+  driverByProfile: visibleDriverBy('user_profile_id', 'userProfileId', [
+    { column: 'dr.created_at' },
+    { column: 'dr.id' },
+  ]),
+  /** The driver who last took a vehicle. */
+  driverByVehicle: visibleDriverBy('current_vehicle_id', 'currentVehicleId', [
+    { column: 'dr.updated_at', order: 'desc' },
+  ]),
   metadatum: keyLookup<Viewer>(byId('tm.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.tripMetadata)
       .join('fleet.trips as vt', 'vt.id', 'tm.trip_id')
