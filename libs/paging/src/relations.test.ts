@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createKnex, createTestDatabase, type Knex, type TestDatabase } from '@fleetgraph/db';
+import { CursorCodec } from './cursor';
+import { relationLoader, type RelationSpec } from './relations';
+import { from, type TableSpec } from './table-spec';
+
+let database: TestDatabase;
+let knex: Knex;
+before(async () => {
+  database = await createTestDatabase('relation pages');
+  knex = createKnex({ url: database.url, preparedStatements: true });
+  await knex.raw('create table shelves (id text primary key)');
+  await knex.raw(
+    'create table books (id text primary key, shelf_id text not null, reader text not null, year int not null)',
+  );
+  await knex.raw(`insert into shelves values ('s1'), ('s2')`);
+  // Each shelf holds books of two readers; a reader sees only theirs.
+  await knex.raw(`insert into books values
+    ('b1', 's1', 'ann', 2001), ('b2', 's1', 'ann', 2002), ('b3', 's1', 'ann', 2003),
+    ('b4', 's1', 'bob', 2004), ('b5', 's2', 'bob', 2005), ('b6', 's2', 'ann', 2006)`);
+});
+after(async () => {
+  await knex.destroy();
+  await database.drop();
+});
+
+const books: TableSpec = {
+  table: 'books',
+  alias: 'b',
+  columns: { id: 'id', year: 'year' },
+  order: { columns: ['b.id'], fields: ['id'] },
+};
+
+/** A module-level spec, as the apps declare them: its page statement is compiled once. */
+const shelfBooks: RelationSpec = {
+  name: 'Shelf.books',
+  parentType: 'text',
+  child: books,
+  rules: { defaultSize: 2, maxSize: 10 },
+  children: (k, viewer) => from(k, books).whereRaw('b.shelf_id = p.parent_id').where('b.reader', viewer),
+  filter: (query, filters) => {
+    if (filters.since !== undefined) query.where('b.year', '>=', filters.since as number);
+  },
+};
+
+const codec = new CursorCodec('relation-pages-test-secret');
+const ids = (page: { list: Array<{ id: string }> }) => page.list.map((book) => book.id);
+
+test("a compiled page binds each request's viewer: one viewer never sees another's children", async () => {
+  const ann = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const [annS1, annS2] = await Promise.all([
+    ann.load({ parentId: 's1', args: {} }),
+    ann.load({ parentId: 's2', args: {} }),
+  ]);
+  assert.deepEqual([ids(annS1), ids(annS2)], [['b1', 'b2'], ['b6']]);
+  assert.ok(annS1.next, 'ann has a third book on s1');
+
+  const bob = relationLoader<{ id: string }>(knex, codec, 'bob', shelfBooks);
+  const [bobS1, bobS2] = await Promise.all([
+    bob.load({ parentId: 's1', args: {} }),
+    bob.load({ parentId: 's2', args: {} }),
+  ]);
+  assert.deepEqual([ids(bobS1), ids(bobS2)], [['b4'], ['b5']]);
+  assert.equal(bobS1.next, null);
+});
+
+test('a continued page binds its position; a filtered page is built per call and still batched', async () => {
+  const ann = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const first = await ann.load({ parentId: 's1', args: {} });
+  const rest = await ann.load({ parentId: 's1', args: { pageId: first.next! } });
+  assert.deepEqual(ids(rest), ['b3']);
+
+  const since = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const [s1, s2] = await Promise.all([
+    since.load({ parentId: 's1', args: { since: 2002 } }),
+    since.load({ parentId: 's2', args: { since: 2002 } }),
+  ]);
+  assert.deepEqual([ids(s1), ids(s2)], [['b2', 'b3'], ['b6']]);
+});
