@@ -45,8 +45,9 @@ export interface SqlTemplate<P extends Values> {
 }
 
 /**
- * Builds the shape. `params` holds a placeholder (SqlParam) per name, typed as the value it
- * stands for so that it fits wherever the value would; it may only be bound, never read.
+ * Builds the shape, once per process. `params` holds a placeholder (SqlParam) per name, typed as
+ * the value it stands for so that it fits wherever the value would; it may only be bound, never
+ * read. Anything else the shape uses is frozen at that first call: no clock, no request state.
  */
 export type TemplateBuild<P extends Values> = (knex: Knex, params: P) => Knex.QueryBuilder | Knex.Raw;
 

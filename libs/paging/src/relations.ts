@@ -27,8 +27,10 @@ export interface RelationSpec {
   child: TableSpec;
   rules: PageRules;
   /**
-   * The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). `viewer`
-   * may only be bound as a value: unfiltered pages are compiled once, with a placeholder for it.
+   * The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). Unfiltered
+   * pages are compiled once per process with a placeholder for `viewer`: bind it as a value, never
+   * read it, and depend on nothing else that changes (no clock, no request state; `filter` with
+   * no filters likewise).
    */
   children(knex: Knex, viewer: string): Knex.QueryBuilder;
   /**
