@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CursorCodec } from '@fleetgraph/paging';
+import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
-import { entityLoaders } from './data/entities';
-import { relationLoaders } from '@fleetgraph/paging';
-import { summaryLoaders } from './data/summaries';
+import { lazyFields } from '@fleetgraph/subgraph-kit';
+import { entityLoaderMakers } from './data/entities';
+import { summaryLoaderMakers } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
 import { serviceLoaders } from './services/loaders';
 
@@ -12,18 +12,23 @@ export interface FleetServices {
   codec: CursorCodec;
 }
 
-/** Per-request loaders: entity lookups and nested pages, batched, for one viewer. */
+type LoaderArgs = FleetServices & { viewer: string };
+
+/**
+ * Per-request loaders: entity lookups, summaries, nested pages and the services areas, batched,
+ * for one viewer. Each is made on first use: a request allocates one object, and a loader only
+ * when one of its fields is resolved.
+ */
+const fleetLoaders = lazyFields<LoaderArgs>()({
+  ...entityLoaderMakers,
+  ...summaryLoaderMakers,
+  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+    relationLoaders<RelationName>(knex, codec, viewer, relations),
+  services: ({ knex, codec, viewer }: LoaderArgs) => serviceLoaders(knex, codec, viewer),
+});
+
 export function createLoaders(services: FleetServices, user: UserContext) {
-  const { knex, codec } = services;
-  return {
-    ...entityLoaders(knex, user.uid),
-    ...summaryLoaders(knex),
-    relations: relationLoaders<RelationName>(knex, codec, user.uid, relations),
-    services: serviceLoaders(knex, codec, user.uid),
-    knex,
-    codec,
-    viewer: user.uid,
-  };
+  return fleetLoaders({ knex: services.knex, codec: services.codec, viewer: user.uid });
 }
 
 export type FleetLoaders = ReturnType<typeof createLoaders>;

@@ -30,3 +30,4 @@ export {
   type SubgraphProject,
 } from './registry';
 export { runSubgraph } from './main';
+export { lazyFields, type Made, type Makers } from './lazy-fields';

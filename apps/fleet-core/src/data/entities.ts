@@ -86,27 +86,31 @@ const lookups = {
 
 type Model<M> = M & Record<string, unknown>;
 
-export function entityLoaders(knex: Knex, viewer: string) {
-  const ofViewer = { viewer };
-  return {
-    account: lookups.account.loader<Model<AccountModel>>(knex, ofViewer),
-    group: lookups.group.loader<Model<GroupModel>>(knex, ofViewer),
-    device: lookups.device.loader<Model<DeviceModel>>(knex, ofViewer),
-    vehicle: lookups.vehicle.loader<Model<VehicleModel>>(knex, ofViewer),
-    /** The device currently installed in a vehicle. */
-    deviceByVehicle: lookups.deviceByVehicle.loader<Model<DeviceModel>>(knex, ofViewer),
-    product: lookups.product.loader<Model<ProductModel>>(knex, {}),
-    driver: lookups.driver.loader<Model<DriverModel>>(knex, ofViewer),
-    /** The driver profile of an account (drivers.user_profile_id), the oldest when several. */
-    driverByProfile: lookups.driverByProfile.loader<Model<DriverModel>>(knex, ofViewer),
-    /** The driver currently driving a vehicle (drivers.current_vehicle_id). */
-    driverByVehicle: lookups.driverByVehicle.loader<Model<DriverModel>>(knex, ofViewer),
-    metadatum: lookups.metadatum.loader<Model<TripMetadatumModel>>(knex, ofViewer),
-    lastTripOfDevice: lastTrip(knex, 'device_id', 'text'),
-    lastTripOfVehicle: lastTrip(knex, 'vehicle_id', 'uuid'),
-    lastTripOfDriver: lastTrip(knex, 'driver_id', 'uuid'),
-  };
-}
+type Args = { knex: Knex; viewer: string };
+
+/** The entity loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
+export const entityLoaderMakers = {
+  account: ({ knex, viewer }: Args) => lookups.account.loader<Model<AccountModel>>(knex, { viewer }),
+  group: ({ knex, viewer }: Args) => lookups.group.loader<Model<GroupModel>>(knex, { viewer }),
+  device: ({ knex, viewer }: Args) => lookups.device.loader<Model<DeviceModel>>(knex, { viewer }),
+  vehicle: ({ knex, viewer }: Args) => lookups.vehicle.loader<Model<VehicleModel>>(knex, { viewer }),
+  /** The device currently installed in a vehicle. */
+  deviceByVehicle: ({ knex, viewer }: Args) =>
+    lookups.deviceByVehicle.loader<Model<DeviceModel>>(knex, { viewer }),
+  product: ({ knex }: Args) => lookups.product.loader<Model<ProductModel>>(knex, {}),
+  driver: ({ knex, viewer }: Args) => lookups.driver.loader<Model<DriverModel>>(knex, { viewer }),
+  /** The driver profile of an account (drivers.user_profile_id), the oldest when several. */
+  driverByProfile: ({ knex, viewer }: Args) =>
+    lookups.driverByProfile.loader<Model<DriverModel>>(knex, { viewer }),
+  /** The driver currently driving a vehicle (drivers.current_vehicle_id). */
+  driverByVehicle: ({ knex, viewer }: Args) =>
+    lookups.driverByVehicle.loader<Model<DriverModel>>(knex, { viewer }),
+  metadatum: ({ knex, viewer }: Args) =>
+    lookups.metadatum.loader<Model<TripMetadatumModel>>(knex, { viewer }),
+  lastTripOfDevice: ({ knex }: Args) => lastTrip(knex, 'device_id', 'text'),
+  lastTripOfVehicle: ({ knex }: Args) => lastTrip(knex, 'vehicle_id', 'uuid'),
+  lastTripOfDriver: ({ knex }: Args) => lastTrip(knex, 'driver_id', 'uuid'),
+};
 
 /**
  * A trip is visible when its device, its vehicle or its driver is: the same rule as the nested

@@ -99,9 +99,10 @@ function batched<M>(
 const num = (v: unknown) => (v == null ? 0 : Number(v));
 const numOrNull = (v: unknown) => (v == null ? null : Number(v));
 
-export function summaryLoaders(knex: Knex) {
-  return {
-    tripSummary: batched<TripSummaryModel>(
+/** The summary loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
+export const summaryLoaderMakers = {
+  tripSummary: ({ knex }: { knex: Knex }) =>
+    batched<TripSummaryModel>(
       knex,
       (period) => {
         const trips = windowSql('t.started_at', period);
@@ -136,7 +137,8 @@ export function summaryLoaders(knex: Knex) {
         lastEndedAt: (row.last_ended_at as Date | null) ?? null,
       }),
     ),
-    aggregatedData: batched<AggregatedDataModel>(
+  aggregatedData: ({ knex }: { knex: Knex }) =>
+    batched<AggregatedDataModel>(
       knex,
       (period) => {
         const readings = windowSql('r.recorded_at', period);
@@ -173,5 +175,4 @@ export function summaryLoaders(knex: Knex) {
         connectionCount: num(row.connection_count),
       }),
     ),
-  };
-}
+};
