@@ -6,6 +6,7 @@
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
+import { lazyFields } from '@fleetgraph/subgraph-kit';
 import {
   from,
   keyLookup,
@@ -59,28 +60,26 @@ const lookups = {
   ),
 };
 
-export function createLoaders(services: DvirServices, user: UserContext) {
-  const { knex, codec } = services;
-  const viewer = user.uid;
-  const ofViewer = { viewer };
-  const relationsOfViewer = relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations);
+type LoaderArgs = DvirServices & { viewer: string };
 
-  return {
-    knex,
-    codec,
-    viewer,
-    files: services.files,
-    relations: relationsOfViewer,
-    report: lookups.report.loader<t.Row>(knex, ofViewer),
-    answer: lookups.answer.loader<t.Row>(knex, ofViewer),
-    defect: lookups.defect.loader<t.Row>(knex, ofViewer),
-    attachment: lookups.attachment.loader<t.Row>(knex, ofViewer),
-    /** An item by id when its template is visible. */
-    item: lookups.item.loader<t.Row>(knex, ofViewer),
-    /** The latest version of a template by id, when visible. */
-    template: lookups.template.loader<t.Row>(knex, ofViewer),
-    /** One template version by "id:version", when visible. */
-    templateVersion: new DataLoader<string, t.Row | null>(async (keys) => {
+/**
+ * The request's loaders, each made on first use (lazyFields): a request allocates one object, and
+ * a loader only when one of its fields is resolved.
+ */
+const dvirLoaders = lazyFields<LoaderArgs>()({
+  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+    relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations),
+  report: ({ knex, viewer }: LoaderArgs) => lookups.report.loader<t.Row>(knex, { viewer }),
+  answer: ({ knex, viewer }: LoaderArgs) => lookups.answer.loader<t.Row>(knex, { viewer }),
+  defect: ({ knex, viewer }: LoaderArgs) => lookups.defect.loader<t.Row>(knex, { viewer }),
+  attachment: ({ knex, viewer }: LoaderArgs) => lookups.attachment.loader<t.Row>(knex, { viewer }),
+  /** An item by id when its template is visible. */
+  item: ({ knex, viewer }: LoaderArgs) => lookups.item.loader<t.Row>(knex, { viewer }),
+  /** The latest version of a template by id, when visible. */
+  template: ({ knex, viewer }: LoaderArgs) => lookups.template.loader<t.Row>(knex, { viewer }),
+  /** One template version by "id:version", when visible. */
+  templateVersion: ({ knex, viewer }: LoaderArgs) =>
+    new DataLoader<string, t.Row | null>(async (keys) => {
       const pairs = keys
         .map((k) => k.split(':'))
         .filter(([id, v]) => uuidsOnly([id!]).length && /^\d+$/.test(v!));
@@ -96,8 +95,9 @@ export function createLoaders(services: DvirServices, user: UserContext) {
       const byId = new Map(rows.map((r) => [`${r.id}:${r.version}`, r]));
       return keys.map((k) => byId.get(k.toLowerCase()) ?? null);
     }),
-    /** Vehicle ids (of `_entities` references) the viewer sees. */
-    vehicleVisible: new DataLoader<string, boolean>(async (keys) => {
+  /** Vehicle ids (of `_entities` references) the viewer sees. */
+  vehicleVisible: ({ knex, viewer }: LoaderArgs) =>
+    new DataLoader<string, boolean>(async (keys) => {
       const ids = uuidsOnly(keys.map((k) => k.toLowerCase()));
       const seen = new Set<string>();
       if (ids.length > 0) {
@@ -109,8 +109,9 @@ export function createLoaders(services: DvirServices, user: UserContext) {
       }
       return keys.map((k) => seen.has(k.toLowerCase()));
     }),
-    /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
-    safeToDrive: new DataLoader<string, boolean>(async (keys) => {
+  /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
+  safeToDrive: ({ knex, viewer }: LoaderArgs) =>
+    new DataLoader<string, boolean>(async (keys) => {
       const rows: Array<{ vehicle_id: string }> = await whereFleetVisible(
         knex,
         knex('dvir.defects as df')
@@ -124,8 +125,9 @@ export function createLoaders(services: DvirServices, user: UserContext) {
       const unsafe = new Set(rows.map((r) => String(r.vehicle_id)));
       return keys.map((k) => !unsafe.has(k.toLowerCase()));
     }),
-    /** The latest submitted report of each vehicle. */
-    lastReport: new DataLoader<string, t.Row | null>(async (keys) => {
+  /** The latest submitted report of each vehicle. */
+  lastReport: ({ knex, viewer }: LoaderArgs) =>
+    new DataLoader<string, t.Row | null>(async (keys) => {
       const inner = whereFleetVisible(
         knex,
         from(knex, t.reports)
@@ -149,7 +151,10 @@ export function createLoaders(services: DvirServices, user: UserContext) {
       for (const row of rows) byVehicle.set(String(row.__parent), row);
       return keys.map((k) => byVehicle.get(k.toLowerCase()) ?? null);
     }),
-  };
+});
+
+export function createLoaders(services: DvirServices, user: UserContext) {
+  return dvirLoaders({ ...services, viewer: user.uid });
 }
 
 export type DvirLoaders = ReturnType<typeof createLoaders>;
