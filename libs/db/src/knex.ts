@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { prepareReads } from './prepared-statements';
+import { prepareReads, runStatement } from './prepared-statements';
 import { installTimestampParser } from './timestamps';
 
 // bigint (int8) counts come back as strings by default; our counts fit in a JS number.
@@ -78,19 +78,13 @@ export async function ping(knex: Knex): Promise<void> {
  * Runs one statement as a named prepared statement on a pooled connection: PostgreSQL parses it
  * once per connection and may reuse its plan, where knex's statements are parsed and planned on
  * every call. For hot statements only; `text` uses $1, $2... placeholders. Listeners of knex's
- * 'query' event (onQuery) see it like any other statement.
+ * 'query' event (onQuery) see it like any other statement; a migration that changed its result
+ * type makes it run again unnamed (runStatement, shared with sqlTemplate).
  */
-export async function preparedQuery<R = Record<string, unknown>>(
+export function preparedQuery<R = Record<string, unknown>>(
   knex: Knex,
   statement: { name: string; text: string },
   values: unknown[],
 ): Promise<R[]> {
-  knex.emit('query', { sql: statement.text, bindings: values });
-  const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
-  try {
-    const result = await connection.query({ name: statement.name, text: statement.text, values });
-    return result.rows as R[];
-  } finally {
-    await knex.client.releaseConnection(connection);
-  }
+  return runStatement<R>(knex, statement.name, statement.text, values);
 }

@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import type pg from 'pg';
 
 /** The knex internals this wraps: the pg dialect's `_query(connection, obj)`. */
 interface QueryObject {
@@ -28,7 +29,7 @@ const READ = /^\s*(select|with)\b/i;
 /** A statement separator followed by more text: a script, which cannot be prepared. */
 const SCRIPT = /;\s*\S/;
 /** SQLSTATE 0A000 raised where PostgreSQL revalidates a cached plan (whatever lc_messages says). */
-export const resultTypeChanged = (error: unknown): boolean =>
+const resultTypeChanged = (error: unknown): boolean =>
   error instanceof Error &&
   (error as { code?: string }).code === '0A000' &&
   ((error as { routine?: string }).routine === 'RevalidateCachedQuery' ||
@@ -77,4 +78,29 @@ export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMI
       return run(connection, obj);
     }
   };
+}
+
+/**
+ * One statement on a pooled connection, named when `name` is given (parsed once per connection),
+ * announced on knex's 'query' event like knex's own. A named statement whose result type a
+ * migration changed runs again unnamed. Shared by preparedQuery and sqlTemplate.
+ */
+export async function runStatement<R>(
+  knex: Knex,
+  name: string | undefined,
+  text: string,
+  values: unknown[],
+): Promise<R[]> {
+  knex.emit('query', { sql: text, bindings: values });
+  const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
+  try {
+    try {
+      return (await connection.query(name ? { name, text, values } : { text, values })).rows as R[];
+    } catch (error) {
+      if (!name || !resultTypeChanged(error)) throw error;
+      return (await connection.query({ text, values })).rows as R[];
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
 }

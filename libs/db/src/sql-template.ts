@@ -13,9 +13,8 @@
  * relation whose children need no viewer). Bindings that are not placeholders (constants of the
  * shape) are kept as compiled.
  */
-import type pg from 'pg';
 import type { Knex } from 'knex';
-import { isPreparing, resultTypeChanged, statementName } from './prepared-statements';
+import { isPreparing, runStatement, statementName } from './prepared-statements';
 
 /** A named parameter of a template, standing in for its value while the shape is compiled. */
 export class SqlParam {
@@ -78,25 +77,4 @@ function compileTemplate<P extends Values>(
     binding instanceof SqlParam ? { param: binding.name } : { constant: binding },
   );
   return { text: native.sql, name: statementName(native.sql), slots };
-}
-
-async function runStatement<R>(
-  knex: Knex,
-  name: string | undefined,
-  text: string,
-  values: unknown[],
-): Promise<R[]> {
-  knex.emit('query', { sql: text, bindings: values });
-  const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
-  try {
-    try {
-      return (await connection.query(name ? { name, text, values } : { text, values })).rows as R[];
-    } catch (error) {
-      // A migration changed the result type under a prepared statement: run it once unnamed.
-      if (!name || !resultTypeChanged(error)) throw error;
-      return (await connection.query({ text, values })).rows as R[];
-    }
-  } finally {
-    await knex.client.releaseConnection(connection);
-  }
 }
