@@ -187,8 +187,8 @@ type PageValues = Record<string, unknown>;
 const pageTemplates = new WeakMap<RelationSpec, Map<string, SqlTemplate<PageValues>>>();
 
 function pageTemplate(spec: RelationSpec, request: PageRequest): SqlTemplate<PageValues> {
-  const templates = pageTemplates.get(spec) ?? new Map<string, SqlTemplate<PageValues>>();
-  pageTemplates.set(spec, templates);
+  let templates = pageTemplates.get(spec);
+  if (!templates) pageTemplates.set(spec, (templates = new Map<string, SqlTemplate<PageValues>>()));
   const key = `${request.size}:${request.after?.length ?? 0}`;
   let template = templates.get(key);
   if (!template) {
