@@ -228,6 +228,31 @@ async function waitForGraphQL(url: string, token: string, child: ChildProcess, n
   }
 }
 
+/** A ratio column: its label, then the modes divided. */
+type Ratio = [label: string, over: Mode, under: Mode];
+
+/** One table per measure: a row per shape and traffic, a column per mode, then the ratios. */
+function printTable(
+  value: (shape: string, traffic: Traffic, mode: Mode) => number,
+  digits: number,
+  ratios: Ratio[],
+) {
+  const f = (n: number, places = 2) => (Number.isFinite(n) ? n.toFixed(places) : '-');
+  const width = (label: string) => Math.max(label.length, 6) + 1;
+  console.log(
+    `${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(width(m))).join('')}  ` +
+      ratios.map(([label]) => label.padStart(width(label))).join(''),
+  );
+  for (const shape of SHAPES)
+    for (const traffic of TRAFFIC) {
+      const v = (mode: Mode) => value(shape, traffic, mode);
+      console.log(
+        `${shape.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => f(v(m), digits).padStart(width(m))).join('')}  ` +
+          ratios.map(([label, over, under]) => f(v(over) / v(under)).padStart(width(label))).join(''),
+      );
+    }
+}
+
 const database = await benchDatabase('bench_peers');
 const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
 const profileEnv: Record<string, string> = PROFILE_DIR
@@ -411,51 +436,50 @@ try {
   const mean = (values: number[] | undefined) =>
     values && values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
   const rps = (shape: string, traffic: Traffic, mode: Mode) => mean(results.get(cell(shape, traffic, mode)));
-  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
-  console.log(
-    `${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(13)).join('')}   ` +
-      'unc/hive unc/hive-nd unc/direct cached/unc hive/direct' +
-      (baseline ? ' unc/base-unc cached/base-cached base-unc/direct' : ''),
-  );
-  for (const shape of shapes)
-    for (const traffic of TRAFFIC) {
-      const r = (mode: Mode) => rps(shape.name, traffic, mode);
-      console.log(
-        `${shape.name.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => r(m).toFixed(0).padStart(13)).join('')}   ` +
-          `${f(r('uncached') / r('hive')).padStart(8)} ${f(r('uncached') / r('hive-nodedup')).padStart(11)} ` +
-          `${f(r('uncached') / r('direct')).padStart(10)} ${f(r('cached') / r('uncached')).padStart(10)} ` +
-          `${f(r('hive') / r('direct')).padStart(11)}` +
-          (baseline
-            ? ` ${f(r('uncached') / r('base-uncached')).padStart(12)} ` +
-              `${f(r('cached') / r('base-cached')).padStart(17)} ${f(r('base-uncached') / r('direct')).padStart(15)}`
-            : ''),
-      );
-    }
-  console.log(
-    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off' +
-      (baseline ? `, base = the gateway of ${BASELINE})` : ')'),
-  );
   const cpuPerRequest = (shape: string, traffic: Traffic, mode: Mode) => {
     const used = cpu.get(cell(shape, traffic, mode));
     return used && used.requests > 0 ? used.ms / used.requests : NaN;
   };
-  console.log(
-    `\n${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(13)).join('')}   ` +
-      'hive/unc hive-nd/unc unc/direct unc/cached' +
-      (baseline ? ' base-unc/unc base-cached/cached' : ''),
+  const base = (ratios: Ratio[], baseRatios: Ratio[]) => (baseline ? [...ratios, ...baseRatios] : ratios);
+  printTable(
+    rps,
+    0,
+    base(
+      [
+        ['unc/hive', 'uncached', 'hive'],
+        ['unc/hive-nd', 'uncached', 'hive-nodedup'],
+        ['unc/direct', 'uncached', 'direct'],
+        ['cached/unc', 'cached', 'uncached'],
+        ['hive/direct', 'hive', 'direct'],
+      ],
+      [
+        ['unc/base-unc', 'uncached', 'base-uncached'],
+        ['cached/base-cached', 'cached', 'base-cached'],
+        ['base-unc/direct', 'base-uncached', 'direct'],
+      ],
+    ),
   );
-  for (const shape of shapes)
-    for (const traffic of TRAFFIC) {
-      const c = (mode: Mode) => cpuPerRequest(shape.name, traffic, mode);
-      console.log(
-        `${shape.name.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => f(c(m)).padStart(13)).join('')}   ` +
-          `${f(c('hive') / c('uncached')).padStart(8)} ${f(c('hive-nodedup') / c('uncached')).padStart(11)} ` +
-          `${f(c('uncached') / c('direct')).padStart(10)} ${f(c('uncached') / c('cached')).padStart(10)}` +
-          (baseline
-            ? ` ${f(c('base-uncached') / c('uncached')).padStart(12)} ${f(c('base-cached') / c('cached')).padStart(17)}`
-            : ''),
-      );
-    }
+  console.log(
+    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off' +
+      (baseline ? `, base = the gateway of ${BASELINE})` : ')'),
+  );
+  console.log();
+  printTable(
+    cpuPerRequest,
+    2,
+    base(
+      [
+        ['hive/unc', 'hive', 'uncached'],
+        ['hive-nd/unc', 'hive-nodedup', 'uncached'],
+        ['unc/direct', 'uncached', 'direct'],
+        ['unc/cached', 'uncached', 'cached'],
+      ],
+      [
+        ['base-unc/unc', 'base-uncached', 'uncached'],
+        ['base-cached/cached', 'base-cached', 'cached'],
+      ],
+    ),
+  );
   console.log(
     '(CPU ms per request of the process that answers it: the gateway, Hive, or the subgraph for direct;\n' +
       " from /proc, so it holds on a busy machine; a ratio > 1 means the first costs more. Our gateway's\n" +
