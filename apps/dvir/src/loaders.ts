@@ -69,14 +69,14 @@ type LoaderArgs = DvirServices & { viewer: string };
 const dvirLoaders = lazyFields<LoaderArgs>()({
   relations: ({ knex, codec, viewer }: LoaderArgs) =>
     relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations),
-  report: ({ knex, viewer }: LoaderArgs) => lookups.report.loader<t.Row>(knex, { viewer }),
-  answer: ({ knex, viewer }: LoaderArgs) => lookups.answer.loader<t.Row>(knex, { viewer }),
-  defect: ({ knex, viewer }: LoaderArgs) => lookups.defect.loader<t.Row>(knex, { viewer }),
-  attachment: ({ knex, viewer }: LoaderArgs) => lookups.attachment.loader<t.Row>(knex, { viewer }),
+  report: lookups.report.maker<t.Row>(),
+  answer: lookups.answer.maker<t.Row>(),
+  defect: lookups.defect.maker<t.Row>(),
+  attachment: lookups.attachment.maker<t.Row>(),
   /** An item by id when its template is visible. */
-  item: ({ knex, viewer }: LoaderArgs) => lookups.item.loader<t.Row>(knex, { viewer }),
+  item: lookups.item.maker<t.Row>(),
   /** The latest version of a template by id, when visible. */
-  template: ({ knex, viewer }: LoaderArgs) => lookups.template.loader<t.Row>(knex, { viewer }),
+  template: lookups.template.maker<t.Row>(),
   /** One template version by "id:version", when visible. */
   templateVersion: ({ knex, viewer }: LoaderArgs) =>
     new DataLoader<string, t.Row | null>(async (keys) => {

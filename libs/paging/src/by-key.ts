@@ -52,6 +52,8 @@ export const anyOf = (column: string, kind: KeyKind): string =>
 export interface KeyLookup<V extends Record<string, unknown>> {
   /** This request's batched loader: `values` are the shape's other parameters (the viewer...). */
   loader<M extends Record<string, unknown>>(knex: Knex, values: V): DataLoader<string, M | null>;
+  /** The same as a maker of request arguments holding `knex` and the values (for lazyFields). */
+  maker<M extends Record<string, unknown>>(): (args: { knex: Knex } & V) => DataLoader<string, M | null>;
 }
 
 /**
@@ -62,7 +64,7 @@ export interface KeyLookup<V extends Record<string, unknown>> {
  * One statement text whatever the batch size, so one prepared statement, and no query building
  * per request (sql-template).
  */
-export function keyLookup<V extends Record<string, unknown> = Record<string, never>>(
+export function keyLookup<V extends Record<string, unknown> = Record<never, never>>(
   key: { column: string; field: string; kind: KeyKind },
   names: readonly (keyof V & string)[],
   rows: (knex: Knex, params: V) => Knex.QueryBuilder,
@@ -73,6 +75,9 @@ export function keyLookup<V extends Record<string, unknown> = Record<string, nev
   );
   const candidates = key.kind === 'uuid' ? uuidsOnly : (keys: readonly string[]) => [...keys];
   return {
+    maker<M extends Record<string, unknown>>() {
+      return (args: { knex: Knex } & V) => this.loader<M>(args.knex, args);
+    },
     loader<M extends Record<string, unknown>>(knex: Knex, values: V) {
       return byKey<M>(
         (keys) => {

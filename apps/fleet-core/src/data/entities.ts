@@ -90,23 +90,19 @@ type Args = { knex: Knex; viewer: string };
 
 /** The entity loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
 export const entityLoaderMakers = {
-  account: ({ knex, viewer }: Args) => lookups.account.loader<Model<AccountModel>>(knex, { viewer }),
-  group: ({ knex, viewer }: Args) => lookups.group.loader<Model<GroupModel>>(knex, { viewer }),
-  device: ({ knex, viewer }: Args) => lookups.device.loader<Model<DeviceModel>>(knex, { viewer }),
-  vehicle: ({ knex, viewer }: Args) => lookups.vehicle.loader<Model<VehicleModel>>(knex, { viewer }),
+  account: lookups.account.maker<Model<AccountModel>>(),
+  group: lookups.group.maker<Model<GroupModel>>(),
+  device: lookups.device.maker<Model<DeviceModel>>(),
+  vehicle: lookups.vehicle.maker<Model<VehicleModel>>(),
   /** The device currently installed in a vehicle. */
-  deviceByVehicle: ({ knex, viewer }: Args) =>
-    lookups.deviceByVehicle.loader<Model<DeviceModel>>(knex, { viewer }),
-  product: ({ knex }: Args) => lookups.product.loader<Model<ProductModel>>(knex, {}),
-  driver: ({ knex, viewer }: Args) => lookups.driver.loader<Model<DriverModel>>(knex, { viewer }),
+  deviceByVehicle: lookups.deviceByVehicle.maker<Model<DeviceModel>>(),
+  product: lookups.product.maker<Model<ProductModel>>(),
+  driver: lookups.driver.maker<Model<DriverModel>>(),
   /** The driver profile of an account (drivers.user_profile_id), the oldest when several. */
-  driverByProfile: ({ knex, viewer }: Args) =>
-    lookups.driverByProfile.loader<Model<DriverModel>>(knex, { viewer }),
+  driverByProfile: lookups.driverByProfile.maker<Model<DriverModel>>(),
   /** The driver currently driving a vehicle (drivers.current_vehicle_id). */
-  driverByVehicle: ({ knex, viewer }: Args) =>
-    lookups.driverByVehicle.loader<Model<DriverModel>>(knex, { viewer }),
-  metadatum: ({ knex, viewer }: Args) =>
-    lookups.metadatum.loader<Model<TripMetadatumModel>>(knex, { viewer }),
+  driverByVehicle: lookups.driverByVehicle.maker<Model<DriverModel>>(),
+  metadatum: lookups.metadatum.maker<Model<TripMetadatumModel>>(),
   lastTripOfDevice: ({ knex }: Args) => lastTrip(knex, 'device_id', 'text'),
   lastTripOfVehicle: ({ knex }: Args) => lastTrip(knex, 'vehicle_id', 'uuid'),
   lastTripOfDriver: ({ knex }: Args) => lastTrip(knex, 'driver_id', 'uuid'),
