@@ -186,6 +186,7 @@ export async function buildApp(
   const rateLimiter = createRateLimiter({
     perMinute: config.rateLimitPerMinute,
     burst: config.rateLimitBurst,
+    leaseMax: config.rateLimitLease,
     redisUrl: config.redisUrl,
     onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
     ...clock,

@@ -86,6 +86,12 @@ export interface GatewayConfig {
   rateLimitPerMinute: number;
   /** Requests a user may send at once before the per-minute rate applies (default: rateLimitPerMinute). */
   rateLimitBurst: number;
+  /**
+   * Most tokens one instance leases from a user's shared Redis bucket in one round trip
+   * (RATE_LIMIT_LEASE, default 16; 1: every request asks Redis). Never more than an eighth of what
+   * the bucket holds, so near the limit every request is decided by Redis.
+   */
+  rateLimitLease: number;
   /** The explorer (GraphiQL at /explorer) signs in at the SSO as this OAuth client; absent: explorer disabled. */
   explorer: ExplorerConfig | undefined;
 }
@@ -142,6 +148,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     QUERY_CACHE_SETTINGS_MS: envField.int(1000, 0),
     RATE_LIMIT_PER_MINUTE: envField.int(600, 0),
     RATE_LIMIT_BURST: envField.int(0, 0),
+    RATE_LIMIT_LEASE: envField.int(16, 1),
     EXPLORER_CLIENT_ID: z.string().min(1).optional(),
     EXPLORER_CLIENT_SECRET: z.string().min(1).optional(),
     EXPLORER_PUBLIC_URL: z.string().url().optional(),
@@ -198,6 +205,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     queryCacheSettingsMs: parsed.QUERY_CACHE_SETTINGS_MS,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
+    rateLimitLease: parsed.RATE_LIMIT_LEASE,
     explorer:
       parsed.EXPLORER_CLIENT_ID && parsed.EXPLORER_CLIENT_SECRET
         ? {

@@ -121,3 +121,79 @@ describe('Redis token bucket, shared and failing open', () => {
     }
   });
 });
+
+describe('Redis token bucket spent through leases', () => {
+  const keyPrefix = `fleetgraph:test:ratelimit:${randomUUID()}:`;
+  const redis = new Redis(REDIS_URL);
+  let clock = 5_000_000;
+  const limiters: RateLimiter[] = [];
+  const instance = (options: { burst: number; leaseMax: number }) => {
+    const limiter = redisLimiter({
+      perMinute: 1,
+      ...options,
+      leaseMs: 1_000,
+      now: () => clock,
+      redisUrl: REDIS_URL,
+      keyPrefix,
+      onError: () => {},
+    });
+    limiters.push(limiter);
+    return limiter;
+  };
+  const shared = async (key: string) => Number(await redis.hget(keyPrefix + key, 't'));
+  after(async () => {
+    for (const limiter of limiters) await limiter.close();
+    const keys = await redis.keys(`${keyPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  test('one Redis call leases an eighth of the bucket (at most leaseMax); the next requests spend it locally', async () => {
+    const limiter = instance({ burst: 100, leaseMax: 8 });
+    assert.equal((await limiter.take('lease')).allowed, true);
+    assert.equal(await shared('lease'), 92, 'the request and 7 more tokens left the shared bucket');
+    const local = await takeMany(limiter, 'lease', 7);
+    assert.ok(local.every((d) => d.allowed));
+    assert.equal(await shared('lease'), 92, 'spent from the lease: Redis was not asked');
+    await limiter.take('lease');
+    assert.equal(await shared('lease'), 84, 'the lease ran out: the next request leased again');
+  });
+
+  test('below 2 x 8 tokens a lease is one token, so Redis decides every request exactly', async () => {
+    const limiter = instance({ burst: 12, leaseMax: 8 });
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      await limiter.take('small');
+      seen.push(await shared('small'));
+    }
+    assert.deepEqual(seen, [11, 10, 9]);
+  });
+
+  test('concurrent requests of one user on one instance wait for one Redis call', async () => {
+    const limiter = instance({ burst: 100, leaseMax: 8 });
+    const decisions = await Promise.all(Array.from({ length: 8 }, () => limiter.take('together')));
+    assert.ok(decisions.every((d) => d.allowed));
+    assert.equal(await shared('together'), 92, 'eight requests, one lease of eight');
+  });
+
+  test('the unused rest of a lease goes back to the bucket with the next call after leaseMs', async () => {
+    const limiter = instance({ burst: 100, leaseMax: 8 });
+    await limiter.take('expiry');
+    assert.equal(await shared('expiry'), 92);
+    clock += 1_001;
+    await limiter.take('expiry');
+    // 92 + 7 returned + 1001 ms at 1 per minute = 99.0167, then a new lease of 8
+    assert.ok(Math.abs((await shared('expiry')) - 91.0167) < 0.001, String(await shared('expiry')));
+  });
+
+  test('two instances spending leases of one user never allow more than the bucket holds', async () => {
+    const a = instance({ burst: 100, leaseMax: 8 });
+    const b = instance({ burst: 100, leaseMax: 8 });
+    let allowed = 0;
+    for (let i = 0; i < 150; i++) {
+      if ((await (i % 2 === 0 ? a : b).take('two')).allowed) allowed++;
+    }
+    assert.equal(allowed, 100, 'every token of the bucket, each spent once');
+    assert.equal(await shared('two'), 0);
+  });
+});

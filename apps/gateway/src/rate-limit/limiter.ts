@@ -7,7 +7,9 @@
  *   takes one. Empty: refused with the time until one request is available again.
  * - Redis (REDIS_URL): one hash per user (`<prefix><uid>` = tokens, last refill time), updated
  *   atomically by a Lua script and expiring once it would be full again, so idle users cost
- *   nothing; every gateway instance shares the budget. A Redis error or outage allows the
+ *   nothing; every gateway instance shares the budget. A call leases a few tokens to the instance
+ *   (at most `leaseMax`, an eighth of the bucket, for `leaseMs`), so a busy user costs one Redis
+ *   round trip per lease instead of one per request; see `redisLimiter`. A Redis error or outage allows the
  *   request (logged at most once per 30 s): the limiter protects capacity, it must not take
  *   the graph down with it.
  * - Memory (no REDIS_URL): the same bucket in an LRU of at most 100 000 users (one process).
@@ -88,12 +90,19 @@ export function memoryLimiter(options: LimiterOptions): RateLimiter {
   };
 }
 
-// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms).
-// Returns { allowed (0|1), retry after (ms), remaining (whole tokens) }.
+// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), largest lease, tokens returned.
+// Refills, takes back the unused rest of this instance's expired lease, then leases
+// clamp(floor(tokens / LEASE_SHARE), 1, largest lease) tokens: one for the request that asked,
+// the rest for the instance's next requests. Near an empty bucket a lease is one token, so every
+// request there is decided here, exactly.
+// Returns { allowed (0|1), retry after (ms), remaining (whole tokens), tokens leased }.
+const LEASE_SHARE = 8;
 const TAKE_SCRIPT = `
 local burst = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
+local largest = tonumber(ARGV[5])
+local returned = tonumber(ARGV[6])
 local state = redis.call('HMGET', KEYS[1], 't', 'at')
 local tokens = tonumber(state[1])
 local at = tonumber(state[2])
@@ -105,57 +114,128 @@ if now > at then
   tokens = math.min(burst, tokens + (now - at) * rate)
   at = now
 end
+tokens = math.min(burst, tokens + returned)
 local allowed = 0
 local wait = 0
+local lease = 0
 if tokens >= 1 then
-  tokens = tokens - 1
+  lease = math.max(1, math.min(largest, math.floor(tokens / ${LEASE_SHARE})))
+  tokens = tokens - lease
   allowed = 1
 else
   wait = math.ceil((1 - tokens) / rate)
 end
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return { allowed, wait, math.floor(tokens) }
+return { allowed, wait, math.floor(tokens), lease }
 `;
 
 export interface RedisLimiterOptions extends LimiterOptions {
   redisUrl: string;
   /** Key prefix (default `fleetgraph:ratelimit:`). */
   keyPrefix?: string;
+  /**
+   * Most tokens one Redis call may lease to this instance (default 16; 1 = every request asks
+   * Redis). A lease is at most an eighth of what the bucket holds, so it shrinks to one token as
+   * the bucket empties.
+   */
+  leaseMax?: number;
+  /** How long an instance may spend a lease before it returns the rest (default 1000 ms). */
+  leaseMs?: number;
   onError: (error: unknown) => void;
 }
 
-type TakeCommand = (key: string, burst: number, rate: string, now: number, ttl: number) => Promise<number[]>;
+type TakeCommand = (
+  key: string,
+  burst: number,
+  rate: string,
+  now: number,
+  ttl: number,
+  largest: number,
+  returned: number,
+) => Promise<number[]>;
 
+/** Tokens this instance leased for one user, spent without asking Redis until `until`. */
+interface Lease {
+  tokens: number;
+  until: number;
+  /** What the shared bucket held after the lease was taken (for `remaining`). */
+  shared: number;
+  /** The Redis call in flight for this user: concurrent requests wait for it instead of each sending one. */
+  pending?: Promise<RateDecision> | undefined;
+}
+
+/**
+ * The shared bucket in Redis, spent through leases: a call takes the request's token and up to
+ * `leaseMax - 1` more, which this instance hands out locally until they run out or `leaseMs`
+ * passes; the unused rest goes back with the next call. Every token still comes out of the one
+ * shared bucket, so the instances together never allow more than the bucket does; the price is
+ * that a lease held by one instance is not available to another for at most `leaseMs`, and only
+ * while the bucket is full enough for leases above one token (an eighth of it at most per call).
+ */
 export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
   const burst = options.burst ?? options.perMinute;
   const perMs = options.perMinute / 60_000;
   const now = options.now ?? Date.now;
   const prefix = options.keyPrefix ?? 'fleetgraph:ratelimit:';
+  const leaseMax = Math.max(1, Math.floor(options.leaseMax ?? 16));
+  const leaseMs = options.leaseMs ?? 1_000;
   // Time for an empty bucket to fill up: after that the key carries no information.
   const expiryMs = Math.ceil(burst / perMs) + 1_000;
   // While Redis is away every request is allowed: the limiter protects capacity, it must not take
   // the graph down with it.
   const { redis, attempt, close } = optionalRedis(options.redisUrl, (error) => options.onError(error));
   redis.defineCommand('fleetgraphTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
-  const take = (redis as unknown as { fleetgraphTakeToken: TakeCommand }).fleetgraphTakeToken.bind(redis);
+  const command = (redis as unknown as { fleetgraphTakeToken: TakeCommand }).fleetgraphTakeToken.bind(redis);
   const allow = { allowed: true, retryAfterMs: 0, remaining: 0 };
-  return {
-    perMinute: options.perMinute,
-    burst,
-    take: (key) =>
-      attempt('take', allow, async () => {
-        const [allowed, wait, remaining] = await take(prefix + key, burst, String(perMs), now(), expiryMs);
-        return { allowed: allowed === 1, retryAfterMs: wait ?? 0, remaining: remaining ?? 0 };
-      }),
-    close,
+  const leases = new LRUCache<string, Lease>({ max: 100_000 });
+
+  const spend = (lease: Lease): RateDecision => {
+    lease.tokens -= 1;
+    return { allowed: true, retryAfterMs: 0, remaining: lease.tokens + lease.shared };
   };
+
+  const lease = async (key: string, held: Lease | undefined, at: number): Promise<RateDecision> => {
+    const returned = held ? held.tokens : 0;
+    let fresh: Lease | undefined;
+    const decision = await attempt('take', allow, async () => {
+      const [allowed, wait, shared, leased] = await command(
+        prefix + key,
+        burst,
+        String(perMs),
+        at,
+        expiryMs,
+        leaseMax,
+        returned,
+      );
+      if (allowed !== 1) return { allowed: false, retryAfterMs: wait ?? 0, remaining: 0 };
+      fresh = { tokens: (leased ?? 1) - 1, until: at + leaseMs, shared: shared ?? 0 };
+      return { allowed: true, retryAfterMs: 0, remaining: fresh.tokens + fresh.shared };
+    });
+    if (fresh) leases.set(key, fresh);
+    else leases.delete(key);
+    return decision;
+  };
+
+  const take = (key: string): Promise<RateDecision> => {
+    const held = leases.get(key);
+    if (held?.pending) return held.pending.then((first) => (first.allowed ? take(key) : first));
+    const at = now();
+    if (held && at < held.until && held.tokens >= 1) return Promise.resolve(spend(held));
+    const asking: Lease = { tokens: 0, until: 0, shared: 0 };
+    asking.pending = lease(key, held, at);
+    leases.set(key, asking);
+    return asking.pending;
+  };
+
+  return { perMinute: options.perMinute, burst, take, close };
 }
 
 export function createRateLimiter(
   options: LimiterOptions & {
     redisUrl?: string | undefined;
     keyPrefix?: string;
+    leaseMax?: number;
     onError: (error: unknown) => void;
   },
 ): RateLimiter | undefined {
