@@ -29,6 +29,9 @@ export async function buildApp(
       schemaDir: SCHEMA_DIR,
       resolvers,
       createLoaders: (knex, user) => createLoaders({ knex, codec, files }, user),
+      // Every answer carries its item's translation map: a page of reports repeats a few dozen
+      // maps about a thousand times. Parsed once per text, shared frozen (libs/db repeated-json.ts).
+      repeatedJson: true,
       async onStart(app, knex) {
         files.registerRoute(app, knex);
       },

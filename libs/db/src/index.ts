@@ -26,4 +26,5 @@ export {
   prepareReads,
   statementName,
 } from './prepared-statements';
+export { memoizedJsonParser, repeatedJsonTypes, type RepeatedJsonOptions } from './repeated-json';
 export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './sql-template';

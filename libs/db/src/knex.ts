@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { prepareReads, runStatement } from './prepared-statements';
+import { repeatedJsonTypes } from './repeated-json';
 import { installTimestampParser } from './timestamps';
 
 // bigint (int8) counts come back as strings by default; our counts fit in a JS number.
@@ -31,6 +32,11 @@ export interface KnexOptions {
    * seeds and migrations do not need it.
    */
   preparedStatements?: boolean | number;
+  /**
+   * json/jsonb values repeat across rows (translation maps copied onto every answer): parse each
+   * distinct text once and share it, deeply frozen (repeated-json.ts). Off by default.
+   */
+  repeatedJson?: boolean;
 }
 
 export interface DatabaseTimeouts {
@@ -53,6 +59,7 @@ export function createKnex(options: KnexOptions): Knex {
         ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 }
         : {}),
       ...(timeouts.connectMs ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
+      ...(options.repeatedJson ? { types: repeatedJsonTypes() } : {}),
     },
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
     acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,

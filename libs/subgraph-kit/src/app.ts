@@ -50,6 +50,8 @@ export interface SubgraphDefinition<L> {
   schemaDir: string;
   resolvers: Resolvers<L>;
   createLoaders(knex: Knex, user: UserContext): L;
+  /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
+  repeatedJson?: boolean;
   /** Work to do once the database is migrated (demo data, warm caches...). */
   onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function createSubgraphApp<L>(
     applicationName: config.name,
     timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     preparedStatements: config.preparedStatements ?? true,
+    ...(definition.repeatedJson ? { repeatedJson: true } : {}),
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook('onClose', async () => knex.destroy());
