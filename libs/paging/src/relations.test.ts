@@ -78,3 +78,22 @@ test('a continued page binds its position; a filtered page is built per call and
   ]);
   assert.deepEqual([ids(s1), ids(s2)], [['b2', 'b3'], ['b6']]);
 });
+
+test('a mark is set on every row of its page, and pages of two marks never share rows', async () => {
+  const ann = relationLoader<{ id: string; lang?: string }>(knex, codec, 'ann', shelfBooks);
+  const [fr, de, plain] = await Promise.all([
+    ann.load({ parentId: 's1', args: {}, mark: { lang: 'FR' } }),
+    ann.load({ parentId: 's1', args: {}, mark: { lang: 'DE' } }),
+    ann.load({ parentId: 's1', args: {} }),
+  ]);
+  assert.deepEqual(ids(fr), ['b1', 'b2']);
+  assert.deepEqual(
+    [fr, de, plain].map((page) => page.list.map((book) => book.lang)),
+    [
+      ['FR', 'FR'],
+      ['DE', 'DE'],
+      [undefined, undefined],
+    ],
+  );
+  assert.deepEqual(ids(await ann.load({ parentId: 's1', args: { pageId: fr.next! } })), ['b3']);
+});

@@ -16,21 +16,37 @@ export function idArg(name: string, value: unknown): string | undefined {
   return value.toLowerCase();
 }
 
-/** Rows carrying the language their texts are asked in. */
-export const withLocale = (rows: Row[], locale: string | null | undefined): Row[] =>
-  locale ? rows.map((row) => ({ ...row, __locale: locale })) : rows;
-
+/**
+ * A root page whose texts are asked in `locale`. Its rows come from its own statement and belong
+ * to this call alone, so they carry the language in place (no copy per row).
+ */
 export function localizedPage(page: Page<Row>, locale: string | null | undefined): Page<Row> {
-  return locale ? { ...page, list: withLocale(page.list, locale) } : page;
+  if (locale) for (const row of page.list) row.__locale = locale;
+  return page;
 }
 
-/** A nested paged field served by a relation loader; `locale`, when given, is carried to the rows. */
+/** The mark of rows whose texts are asked in `locale` (none: no locale asked). */
+const localeMarks = new Map<string, { __locale: string }>();
+const localeMark = (locale: string) => {
+  let mark = localeMarks.get(locale);
+  if (!mark) localeMarks.set(locale, (mark = Object.freeze({ __locale: locale })));
+  return mark;
+};
+
+/**
+ * A nested paged field served by a relation loader. `locale` (the field's, else the parent's)
+ * marks the rows in place: pages of different locales are loaded apart, so no row is copied.
+ */
 export const relationPage =
   (name: RelationName, parentKey: (parent: Row) => string = (p) => p.id) =>
-  async (parent: Row, args: Record<string, unknown>, { loaders }: Ctx) => {
+  (parent: Row, args: Record<string, unknown>, { loaders }: Ctx) => {
     const { locale, ...rest } = args;
-    const page = await loaders.relations[name].load({ parentId: parentKey(parent), args: rest });
-    return localizedPage(page, (locale as string | undefined) ?? parent.__locale);
+    const language = (locale as string | null | undefined) ?? parent.__locale;
+    return loaders.relations[name].load({
+      parentId: parentKey(parent),
+      args: rest,
+      ...(language ? { mark: localeMark(language) } : {}),
+    });
   };
 
 export const reference = (typename: string, id: unknown) =>

@@ -10,6 +10,7 @@ export const InspectionTemplate = {
   description: (t: Row) => translated(t.translations, 'description', t.__locale, t.baseDescription),
   inspectionItems: async (t: Row, args: Record<string, unknown>, ctx: Ctx) => {
     const page = await relationPage('templateItems', (p) => `${p.id}:${p.version}`)(t, args, ctx);
+    // A value of the parent, not of the request: a mark would split the batch per template.
     return { ...page, list: page.list.map((item) => ({ ...item, defaultLanguage: t.defaultLanguage })) };
   },
 };
