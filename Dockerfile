@@ -9,4 +9,6 @@ COPY tools tools
 COPY nx.json tsconfig.base.json tsconfig.json supergraph.graphql ./
 RUN npm ci --no-audit --no-fund
 ENV NODE_ENV=production HOST=0.0.0.0
+# The services' Node.js flags (libs/service-kit/src/node-flags.ts: SERVICE_NODE_FLAGS, measured there).
+ENV NODE_OPTIONS=--max-semi-space-size=64
 USER node

@@ -14,3 +14,4 @@ export {
 } from './tracing';
 export { optionalRedis, type OptionalRedis } from './redis';
 export { loadDevSecrets, readDevSecrets, type DevSecrets } from './dev-secrets';
+export { SERVICE_NODE_FLAGS } from './node-flags';

@@ -38,7 +38,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
-import { repoRoot } from '@fleetgraph/service-kit';
+import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { benchDatabase } from './database';
@@ -173,19 +173,23 @@ async function startBaselineGateway(
       url,
     ]),
   );
-  const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', 'apps/gateway/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...env,
-      ...routing,
-      GATEWAY_PORT: String(port),
-      SSO_ISSUER: platform.urls.sso,
-      SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER],
-      DATABASE_URL: platform.databaseUrl,
-      QUERY_CACHE_PREFIX: 'fleetgraph:bench-baseline-cache:',
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', ...SERVICE_NODE_FLAGS, '--import', 'tsx', 'apps/gateway/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...env,
+        ...routing,
+        GATEWAY_PORT: String(port),
+        SSO_ISSUER: platform.urls.sso,
+        SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER],
+        DATABASE_URL: platform.databaseUrl,
+        QUERY_CACHE_PREFIX: 'fleetgraph:bench-baseline-cache:',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   return readyChild(child, port, token, 'baseline gateway');
 }
 

@@ -64,6 +64,17 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** The process's peak resident memory in MB (VmHWM from /proc), NaN when unknown. */
+export function peakRssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * `concurrency` closed loops for `seconds`: loop i sends with token i mod tokens, cycling the
  * bodies from its own offset. Returns the requests made and the seconds they took.

@@ -35,7 +35,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { createKnex } from '@fleetgraph/db';
 import { createApplication, hashPassword } from '@fleetgraph/sso';
-import { repoRoot } from '@fleetgraph/service-kit';
+import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/start';
 import { benchDatabase } from './database';
 
@@ -56,7 +56,9 @@ async function startProcess(name: string, script: string, env: Record<string, st
   // One folder per service: node writes a profile per thread (tsx's loader thread too); the
   // largest file is the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
-  const child = spawn(process.execPath, ['--no-warnings', ...profile, '--import', 'tsx', script], {
+  // Our services run with their deployed flags (as the Dockerfile sets them); the peer as installed.
+  const flags = name === 'oidc-peer' ? [] : SERVICE_NODE_FLAGS;
+  const child = spawn(process.execPath, ['--no-warnings', ...flags, ...profile, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -24,7 +24,7 @@ import { repoRoot } from '@fleetgraph/service-kit';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';
-import { cpuMs, drive, login, loopback, type Target } from './load';
+import { cpuMs, drive, login, loopback, peakRssMb, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -194,6 +194,7 @@ try {
       `deep / small = ${(rows.deep.rps / rows.small.rps).toFixed(2)} (goal >= 0.33)   ` +
         `deep costs ${(rows.deep.cpu / rows.small.cpu).toFixed(1)}x the CPU and ${(rows.deep.pg / rows.small.pg).toFixed(1)}x the PostgreSQL time of small`,
     );
+  console.log(`${SUBGRAPH} peak resident memory: ${peakRssMb(pid).toFixed(0)} MB`);
   if (deepTop.length > 0) {
     console.log('deep: statements by PostgreSQL time (last round)');
     for (const s of deepTop)

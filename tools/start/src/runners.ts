@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 
 export type Env = Record<string, string | undefined>;
 
@@ -48,7 +49,7 @@ export function processRunner(
 ): Runner {
   return {
     async start(spec, host) {
-      const child = spawn(process.execPath, ['--import', 'tsx', spec.entry], {
+      const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', spec.entry], {
         env: spec.env as NodeJS.ProcessEnv,
         stdio: ['ignore', 'inherit', 'inherit'],
       });

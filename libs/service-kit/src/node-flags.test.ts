@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SERVICE_NODE_FLAGS } from './node-flags';
+import { repoRoot } from './paths';
+
+test('the container image runs the services with the same Node.js flags as npm start and the benchmarks', () => {
+  const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+  const line = /^ENV NODE_OPTIONS=(.*)$/m.exec(dockerfile);
+  assert.ok(line, 'the Dockerfile sets NODE_OPTIONS');
+  assert.deepEqual(line[1]!.trim().split(/\s+/), [...SERVICE_NODE_FLAGS]);
+});
