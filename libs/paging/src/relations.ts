@@ -50,9 +50,12 @@ export interface RelationKey {
    * language onto ~1,000 answers by copying each.
    */
   mark?: Readonly<Record<string, unknown>>;
+  /** The model fields to select (projectedFields of the child spec); all columns when absent. */
+  fields?: readonly string[] | undefined;
 }
 
 const markKey = (mark: RelationKey['mark']) => (mark ? JSON.stringify(mark) : '');
+const fieldsKey = (fields: RelationKey['fields']) => (fields ? fields.join(',') : '*');
 
 /** The arguments of a key other than paging, without absent values (stable for batching). */
 function filtersOf(args: RelationKey['args']): Record<string, unknown> {
@@ -100,6 +103,7 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
           request: PageRequest;
           filters: Record<string, unknown>;
           mark: RelationKey['mark'];
+          fields: RelationKey['fields'];
           indexes: number[];
         }
       >();
@@ -109,17 +113,29 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
           const request = pageRequest(codec, key.args, spec.rules, () =>
             fingerprint(spec.name, key.parentId, filters),
           );
-          const batchKey = JSON.stringify([request.size, request.after, filters, markKey(key.mark)]);
-          const batch = batches.get(batchKey) ?? { request, filters, mark: key.mark, indexes: [] };
+          const batchKey = JSON.stringify([
+            request.size,
+            request.after,
+            filters,
+            markKey(key.mark),
+            fieldsKey(key.fields),
+          ]);
+          const batch = batches.get(batchKey) ?? {
+            request,
+            filters,
+            mark: key.mark,
+            fields: key.fields,
+            indexes: [],
+          };
           batch.indexes.push(index);
           batches.set(batchKey, batch);
         } catch (error) {
           results[index] = error as Error;
         }
       });
-      for (const { request, filters, mark, indexes } of batches.values()) {
+      for (const { request, filters, mark, fields, indexes } of batches.values()) {
         const parentIds = [...new Set(indexes.map((i) => keys[i]!.parentId))];
-        const rows = await childRows(knex, viewer, spec, filters, request, parentIds);
+        const rows = await childRows(knex, viewer, spec, filters, request, parentIds, fields);
         // Rows are used as they come (the extra `__parent` field is never resolved): no copy per row.
         const byParent = new Map<string, M[]>();
         for (const row of rows) {
@@ -154,6 +170,7 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
           key.args.pageId ?? null,
           filtersOf(key.args),
           markKey(key.mark),
+          fieldsKey(key.fields),
         ]),
     },
   );
@@ -169,16 +186,17 @@ function childRows(
   filters: Record<string, unknown>,
   request: PageRequest,
   parentIds: string[],
+  fields: readonly string[] | undefined,
 ): Promise<ChildRow[]> {
   // Field filters may shape the SQL by their values (a list, a range): those pages are built per
   // call. Without filters the shape depends only on the page size and on whether it continues.
   if (Object.keys(filters).length > 0) {
-    const page = childPage(knex, spec, childrenOf(knex, spec, viewer, filters), request);
+    const page = childPage(knex, spec, childrenOf(knex, spec, viewer, filters), request, fields);
     return knex.raw(childrenStatement(spec), [parentIds, page]).then((result) => result.rows);
   }
   const values: Record<string, unknown> = { parents: parentIds, viewer };
   request.after?.forEach((value, i) => (values[`after${i}`] = value));
-  return pageTemplate(spec, request).rows<ChildRow>(knex, values);
+  return pageTemplate(spec, request, fields).rows<ChildRow>(knex, values);
 }
 
 const childrenStatement = (spec: RelationSpec) =>
@@ -190,9 +208,15 @@ function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Rec
   return query;
 }
 
-function childPage(knex: Knex, spec: RelationSpec, children: Knex.QueryBuilder, request: PageRequest) {
+function childPage(
+  knex: Knex,
+  spec: RelationSpec,
+  children: Knex.QueryBuilder,
+  request: PageRequest,
+  fields: readonly string[] | undefined,
+) {
   return applyKeyset(
-    children.select(selectColumns(spec.child)),
+    children.select(selectColumns(spec.child, fields)),
     { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' },
     request,
   );
@@ -202,19 +226,26 @@ function childPage(knex: Knex, spec: RelationSpec, children: Knex.QueryBuilder, 
 type PageValues = Record<string, unknown>;
 const pageTemplates = new WeakMap<RelationSpec, Map<string, SqlTemplate<PageValues>>>();
 
-function pageTemplate(spec: RelationSpec, request: PageRequest): SqlTemplate<PageValues> {
+function pageTemplate(
+  spec: RelationSpec,
+  request: PageRequest,
+  fields: readonly string[] | undefined,
+): SqlTemplate<PageValues> {
   let templates = pageTemplates.get(spec);
   if (!templates) pageTemplates.set(spec, (templates = new Map<string, SqlTemplate<PageValues>>()));
-  const key = `${request.size}:${request.after?.length ?? 0}`;
+  const key = `${request.size}:${request.after?.length ?? 0}:${fieldsKey(fields)}`;
   let template = templates.get(key);
   if (!template) {
     const afterNames = (request.after ?? []).map((_, i) => `after${i}`);
     template = sqlTemplate<PageValues>(['parents', 'viewer', ...afterNames], (knex, params) => {
       const after = afterNames.map((name) => params[name]);
-      const page = childPage(knex, spec, childrenOf(knex, spec, params.viewer as string, {}), {
-        ...request,
-        after: request.after ? after : null,
-      });
+      const page = childPage(
+        knex,
+        spec,
+        childrenOf(knex, spec, params.viewer as string, {}),
+        { ...request, after: request.after ? after : null },
+        fields,
+      );
       return knex.raw(childrenStatement(spec), [params.parents as string[], page]);
     });
     templates.set(key, template);

@@ -22,13 +22,15 @@ export interface RootPageOptions {
   filters: Record<string, unknown>;
   /** the visible, filtered rows, without order or limit */
   base: Knex.QueryBuilder;
+  /** the model fields to select (projectedFields); all columns when absent */
+  fields?: readonly string[] | undefined;
 }
 
 export async function pageOf<M>(options: RootPageOptions): Promise<Page<M>> {
   const { codec, spec, base } = options;
   const request = pageRequest(codec, options.args, options.rules, fingerprint(options.name, options.filters));
   const rows = await applyKeyset(
-    base.clone().select(selectColumns(spec)),
+    base.clone().select(selectColumns(spec, options.fields)),
     { columns: spec.order.columns, direction: spec.order.direction ?? 'asc' },
     request,
   );

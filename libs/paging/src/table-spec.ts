@@ -13,10 +13,18 @@ export interface TableSpec {
   /** keyset order (qualified columns, the last one unique), the matching model fields, and the
    * direction of every column (default asc; desc for newest-first lists) */
   order: { columns: string[]; fields: string[]; direction?: 'asc' | 'desc' };
+  /**
+   * Opt-in column projection (projection.ts): the model fields read by each GraphQL field of the
+   * type that is not itself a column (`itemName: ['itemTranslations', 'baseItemName']`, a
+   * reference `vehicle: ['vehicleId']`; `[]` for a field that reads only the always-selected id and
+   * order fields). Without it every column is always selected.
+   */
+  fieldNeeds?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** `alias.column as field` for every column of the spec. */
-export function selectColumns(spec: TableSpec): string[] {
+/** `alias.column as field` for every column of the spec, or for `fields` only. */
+export function selectColumns(spec: TableSpec, fields?: readonly string[]): string[] {
+  if (fields) return fields.map((field) => `${spec.alias}.${spec.columns[field]} as ${field}`);
   return Object.entries(spec.columns).map(([field, column]) => `${spec.alias}.${column} as ${field}`);
 }
 

@@ -77,6 +77,15 @@ export const reports: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['r.started_at', 'r.id'], fields: ['startedAt', 'id'], direction: 'desc' },
+  // What the resolvers of resolvers/types.ts read besides the field's own column.
+  fieldNeeds: {
+    vehicle: ['vehicleId'],
+    driver: ['driverId'],
+    inspectionTemplate: ['inspectionTemplateId', 'templateVersion'],
+    inspectionAnswers: [],
+    defects: [],
+    attachments: [],
+  },
 };
 
 export const answers: TableSpec = {
@@ -105,6 +114,13 @@ export const answers: TableSpec = {
     columns: ['a.report_id', 'a.item_order_position', 'a.id'],
     fields: ['inspectionReportId', 'itemOrderPosition', 'id'],
   },
+  fieldNeeds: {
+    resultLabel: ['result', 'language'],
+    itemName: ['itemTranslations', 'baseItemName'],
+    itemDescription: ['itemTranslations', 'baseItemDescription'],
+    itemCategoryLabel: ['itemCategory', 'language'],
+    attachments: [],
+  },
 };
 
 export const defects: TableSpec = {
@@ -130,6 +146,15 @@ export const defects: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['df.created_at', 'df.id'], fields: ['createdAt', 'id'], direction: 'desc' },
+  fieldNeeds: {
+    vehicle: ['vehicleId'],
+    inspectionItem: ['inspectionItemId'],
+    reportedByDriver: ['reportedByDriverId'],
+    reportedInInspectionReport: ['reportedInInspectionReportId'],
+    resolvedInInspectionReport: ['resolvedInInspectionReportId'],
+    resolvedByUser: ['resolvedByUserId'],
+    attachments: [],
+  },
 };
 
 export const attachments: TableSpec = {

@@ -1,7 +1,8 @@
-import { badInput, isUuid, type Page } from '@fleetgraph/paging';
-import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import type { GraphQLResolveInfo } from 'graphql';
+import { badInput, isUuid, projectedFields, type Page, type TableSpec } from '@fleetgraph/paging';
+import { listFields, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { DvirLoaders } from '../loaders';
-import type { RelationName } from '../data/relation-specs';
+import { relations, type RelationName } from '../data/relation-specs';
 import type { Row } from '../data/tables';
 
 export type Ctx = SubgraphContext<DvirLoaders>;
@@ -33,18 +34,24 @@ const localeMark = (locale: string) => {
   return mark;
 };
 
+/** The columns a page of `spec` must select for the fields selected under its `list`. */
+export const pageFields = (spec: TableSpec, info: GraphQLResolveInfo) =>
+  projectedFields(spec, listFields(info));
+
 /**
  * A nested paged field served by a relation loader. `locale` (the field's, else the parent's)
  * marks the rows in place: pages of different locales are loaded apart, so no row is copied.
+ * Only the columns the selection reads are selected (TableSpec.fieldNeeds).
  */
 export const relationPage =
   (name: RelationName, parentKey: (parent: Row) => string = (p) => p.id) =>
-  (parent: Row, args: Record<string, unknown>, { loaders }: Ctx) => {
+  (parent: Row, args: Record<string, unknown>, { loaders }: Ctx, info: GraphQLResolveInfo) => {
     const { locale, ...rest } = args;
     const language = (locale as string | null | undefined) ?? parent.__locale;
     return loaders.relations[name].load({
       parentId: parentKey(parent),
       args: rest,
+      fields: pageFields(relations[name].child, info),
       ...(language ? { mark: localeMark(language) } : {}),
     });
   };

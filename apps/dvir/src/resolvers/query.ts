@@ -1,9 +1,10 @@
 /** Root queries: lookups by id (null unless visible) and paged lists (pageOf, keyset). */
+import type { GraphQLResolveInfo } from 'graphql';
 import { badInput, from, pageOf, type TableSpec } from '@fleetgraph/paging';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
 import { whereFleetVisible, whereTemplateVisible } from '../data/visibility';
-import { idArg, localizedPage, type Ctx, type Row } from './common';
+import { idArg, localizedPage, pageFields, type Ctx, type Row } from './common';
 
 type Args = Record<string, any>;
 const paging = (args: Args) => ({ pageSize: args.pageSize, pageId: args.pageId });
@@ -43,7 +44,7 @@ function templateSpec(sort: string[] | null | undefined): TableSpec {
 
 export const Query = {
   defect: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.defect.load(String(id)),
-  defects: (_: unknown, args: Args, { loaders }: Ctx) => {
+  defects: (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
     const filters = {
       vehicleId: idArg('vehicleId', args.vehicleId),
       status: args.status ?? undefined,
@@ -57,6 +58,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'defects',
       spec: t.defects,
+      fields: pageFields(t.defects, info),
       rules: PAGE_RULES.defects,
       args: paging(args),
       filters,
@@ -66,7 +68,7 @@ export const Query = {
   dvirAttachment: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.attachment.load(String(id)),
   inspectionAnswer: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
     withLocale(await loaders.answer.load(String(id)), locale),
-  inspectionAnswers: async (_: unknown, args: Args, { loaders }: Ctx) => {
+  inspectionAnswers: async (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
     const filters = { inspectionReportId: idArg('inspectionReportId', args.inspectionReportId) };
     const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.answers), 'a', loaders.viewer);
     if (filters.inspectionReportId) base.where('a.report_id', filters.inspectionReportId);
@@ -74,6 +76,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'inspectionAnswers',
       spec: t.answers,
+      fields: pageFields(t.answers, info),
       rules: PAGE_RULES.answers,
       args: paging(args),
       filters,
@@ -84,7 +87,7 @@ export const Query = {
   inspectionItem: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
     withLocale(await loaders.item.load(String(id)), locale),
   inspectionReport: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.report.load(String(id)),
-  inspectionReports: (_: unknown, args: Args, { loaders }: Ctx) => {
+  inspectionReports: (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
     const filters = {
       vehicleId: idArg('vehicleId', args.vehicleId),
       driverId: idArg('driverId', args.driverId),
@@ -104,6 +107,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'inspectionReports',
       spec: t.reports,
+      fields: pageFields(t.reports, info),
       rules: PAGE_RULES.reports,
       args: paging(args),
       filters,

@@ -1,4 +1,5 @@
 /** Field resolvers of the dvir types: localized labels, references to fleet-core, nested pages. */
+import type { GraphQLResolveInfo } from 'graphql';
 import { CATEGORY_LABELS, RESULT_LABELS, tableLabel, translated } from '../domain/labels';
 import { reference, relationPage, type Ctx, type Row } from './common';
 
@@ -8,8 +9,8 @@ const withParentLocale = (row: Row | null, locale: unknown) =>
 export const InspectionTemplate = {
   name: (t: Row) => translated(t.translations, 'name', t.__locale, t.baseName),
   description: (t: Row) => translated(t.translations, 'description', t.__locale, t.baseDescription),
-  inspectionItems: async (t: Row, args: Record<string, unknown>, ctx: Ctx) => {
-    const page = await relationPage('templateItems', (p) => `${p.id}:${p.version}`)(t, args, ctx);
+  inspectionItems: async (t: Row, args: Record<string, unknown>, ctx: Ctx, info: GraphQLResolveInfo) => {
+    const page = await relationPage('templateItems', (p) => `${p.id}:${p.version}`)(t, args, ctx, info);
     // A value of the parent, not of the request: a mark would split the batch per template.
     return { ...page, list: page.list.map((item) => ({ ...item, defaultLanguage: t.defaultLanguage })) };
   },

@@ -1,0 +1,111 @@
+/**
+ * Column projection (TableSpec.fieldNeeds) never changes an answer: every field of a projected
+ * type, selected alone (so only its columns are read), answers exactly what it answers when every
+ * field is selected (every column read), through HTTP on real PostgreSQL. A field whose needs
+ * were declared too short would read a column that was not selected and answer differently.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { startDvirHarness, type DvirHarness } from './testing/fixture';
+import { ANSWER, DEFECT, REPORT } from './testing/fields';
+
+let h: DvirHarness;
+let F: any;
+const ok = (res: any) => {
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data);
+  return res.data;
+};
+
+before(async () => {
+  // Full selections of nested pages are far over the query-cost limit on purpose: they compare
+  // answers, they are not what clients may ask.
+  h = await startDvirHarness('dvir-projection', { MAX_COST: '100000000' });
+  F = h.facts['fleet-core'];
+});
+after(async () => h?.close());
+
+/** Each field of a full selection, printed with its own sub-selection. */
+function fieldsOf(selection: string): Array<{ name: string; text: string }> {
+  const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
+  return operation.selectionSet.selections
+    .filter((s): s is FieldNode => s.kind === Kind.FIELD)
+    .map((field) => ({ name: field.name.value, text: print(field) }));
+}
+
+/** A projected list: `wrap` places a selection of the type's fields where the list's items are. */
+const cases: Array<{
+  type: string;
+  full: string;
+  wrap: (items: string) => string;
+  items: (data: any) => any[];
+}> = [
+  {
+    type: 'InspectionReport (root page)',
+    full: REPORT,
+    wrap: (s) => `{ inspectionReports(pageSize: 20) { list { ${s} } } }`,
+    items: (d) => d.inspectionReports.list,
+  },
+  {
+    type: 'InspectionAnswer (root page, locale DE)',
+    full: ANSWER,
+    wrap: (s) => `{ inspectionAnswers(pageSize: 100, locale: DE) { list { ${s} } } }`,
+    items: (d) => d.inspectionAnswers.list,
+  },
+  {
+    type: 'InspectionAnswer (nested, locale FR)',
+    full: ANSWER,
+    wrap: (s) =>
+      `{ inspectionReports(pageSize: 20) { list { id inspectionAnswers(locale: FR) { list { ${s} } } } } }`,
+    items: (d) => d.inspectionReports.list.flatMap((r: any) => r.inspectionAnswers.list),
+  },
+  {
+    type: 'InspectionAnswer (nested, no locale)',
+    full: ANSWER,
+    wrap: (s) => `{ inspectionReports(pageSize: 20) { list { id inspectionAnswers { list { ${s} } } } } }`,
+    items: (d) => d.inspectionReports.list.flatMap((r: any) => r.inspectionAnswers.list),
+  },
+  {
+    type: 'Defect (root page)',
+    full: DEFECT,
+    wrap: (s) => `{ defects(pageSize: 50) { list { ${s} } } }`,
+    items: (d) => d.defects.list,
+  },
+  {
+    type: 'Defect (nested)',
+    full: DEFECT,
+    wrap: (s) => `{ inspectionReports(pageSize: 20) { list { id defects { list { ${s} } } } } }`,
+    items: (d) => d.inspectionReports.list.flatMap((r: any) => r.defects.list),
+  },
+];
+
+describe('column projection', () => {
+  for (const { type, full, wrap, items } of cases)
+    test(`${type}: each field alone answers what it answers with every field selected`, async () => {
+      const query = h.as(F.alice);
+      const everything = items(ok(await query(wrap(full))));
+      assert.ok(everything.length > 0, 'the fixture has rows here');
+      for (const field of fieldsOf(full)) {
+        const alone = items(ok(await query(wrap(field.text))));
+        assert.equal(alone.length, everything.length, field.name);
+        assert.deepEqual(
+          alone.map((row) => row[field.name]),
+          everything.map((row) => row[field.name]),
+          `${type}.${field.name}`,
+        );
+      }
+    });
+
+  test('a narrow selection reads only its columns (the projection is in force)', async () => {
+    h.statements.reset();
+    ok(await h.as(F.alice)(wrapAnswers('itemName')));
+    const answers = h.statements.statements.find((sql) => sql.includes('inspection_answers'));
+    assert.ok(answers, 'the answers were read');
+    assert.match(answers, /item_translations/);
+    assert.doesNotMatch(answers, /item_description|photo_count_min|"comment"/);
+  });
+});
+
+const wrapAnswers = (selection: string) =>
+  `{ inspectionReports(pageSize: 5) { list { id inspectionAnswers(locale: FR) { list { ${selection} } } } } }`;
