@@ -38,6 +38,17 @@ export const groups: TableSpec = {
     ownerId: 'owner_id',
   },
   order: { columns: ['g.label', 'g.id'], fields: ['label', 'id'] },
+  // What the resolvers of resolvers/types.ts and trips.ts read besides the field's own column
+  // (projection: a page selects only what its selection reads; undeclared fields read every column).
+  fieldNeeds: {
+    owner: ['ownerId'],
+    devices: [],
+    vehicles: [],
+    parents: [],
+    children: [],
+    users: [],
+    drivers: [],
+  },
 };
 
 export const devices: TableSpec = {
@@ -66,6 +77,18 @@ export const devices: TableSpec = {
     lastPositionAt: 'last_position_at',
   },
   order: { columns: ['d.id'], fields: ['id'] },
+  fieldNeeds: {
+    owner: ['ownerId'],
+    currentVehicle: ['currentVehicleId'],
+    product: ['productId'],
+    vehicles: [],
+    groups: [],
+    lastPosition: ['lastLatitude', 'lastLongitude', 'lastPositionAt'],
+    lastTrip: [],
+    trips: [],
+    tripSummary: [],
+    harshes: [],
+  },
 };
 
 export const vehicles: TableSpec = {

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { visibleAccounts, visibleDevices, visibleGroups } from '@fleetgraph/visibility';
 import type { PageArgs } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
@@ -54,6 +55,7 @@ export const Query = {
     _: unknown,
     args: PageArgs & { ids?: string[]; labels?: string[]; hierarchyLevels?: string[] },
     { loaders }: Ctx,
+    info: GraphQLResolveInfo,
   ) {
     const { knex, viewer } = loaders;
     const filters = { ids: args.ids, labels: args.labels, hierarchyLevels: args.hierarchyLevels };
@@ -65,7 +67,7 @@ export const Query = {
       );
     if (args.labels) base.whereIn('g.label', args.labels);
     if (args.hierarchyLevels) base.whereIn('g.hierarchy_level', args.hierarchyLevels);
-    return rootPage(loaders, 'groups', t.groups, PAGE_RULES.groups, args, filters, base);
+    return rootPage(loaders, 'groups', t.groups, PAGE_RULES.groups, args, filters, base, info);
   },
 
   device: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.device.load(args.id),
@@ -84,6 +86,7 @@ export const Query = {
       productMarkets?: string[];
     },
     { loaders }: Ctx,
+    info: GraphQLResolveInfo,
   ) {
     const { knex, viewer } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
@@ -109,6 +112,6 @@ export const Query = {
       if (args.productMarkets) products.whereIn('pr.market', args.productMarkets);
       base.whereIn('d.product_id', products);
     }
-    return rootPage(loaders, 'devices', t.devices, PAGE_RULES.devices, args, filters, base);
+    return rootPage(loaders, 'devices', t.devices, PAGE_RULES.devices, args, filters, base, info);
   },
 };

@@ -6,6 +6,7 @@
 import type { Page, PageArgs } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
+import { page } from './list';
 import type {
   BatteryAnnotationModel,
   DeviceModel,
@@ -16,15 +17,9 @@ import type {
   TripModel,
   VehicleModel,
 } from '../data/models';
-import type { RelationName } from '../data/relation-specs';
 import type { AggregatedDataModel, Period, TripSummaryModel } from '../data/summaries';
 
 type Ctx = SubgraphContext<FleetLoaders>;
-
-const page =
-  (relation: RelationName) =>
-  (parent: { id: string }, args: PageArgs & Record<string, unknown>, { loaders }: Ctx) =>
-    loaders.relations[relation].load({ parentId: parent.id, args });
 
 const account = (id: string | null, loaders: FleetLoaders) => (id ? loaders.account.load(id) : null);
 const vehicle = (id: string | null, loaders: FleetLoaders) => (id ? loaders.vehicle.load(id) : null);

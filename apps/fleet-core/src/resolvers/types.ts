@@ -1,16 +1,10 @@
-import type { PageArgs } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
+import { page } from './list';
 import type { AccountModel, DeviceModel, GroupModel, VehicleModel } from '../data/models';
-import type { RelationName } from '../data/relation-specs';
 import { AccountDriverFields, DeviceTripFields, GroupDriverFields, VehicleTripFields } from './trips';
 
 type Ctx = SubgraphContext<FleetLoaders>;
-
-const page =
-  (relation: RelationName) =>
-  (parent: { id: string }, args: PageArgs & Record<string, unknown>, { loaders }: Ctx) =>
-    loaders.relations[relation].load({ parentId: parent.id, args });
 
 /** Entities resolve by id through the same visibility-filtered, batched loaders. */
 const reference =

@@ -1,0 +1,96 @@
+/**
+ * Column projection (TableSpec.fieldNeeds of devices and groups) never changes an answer: every
+ * field of Device and Group, selected alone (only its columns read), answers exactly what it
+ * answers in a selection that reads every column, through HTTP on real PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { F } from './testing/fixture';
+import { startHarness, type Harness } from './test-harness';
+
+let h: Harness;
+before(async () => {
+  // Full selections of nested pages are over the query-cost limit on purpose: they compare
+  // answers, they are not what clients may ask.
+  h = await startHarness('fleet_projection', { MAX_COST: '100000000' });
+});
+after(() => h.close());
+
+const ok = (res: any) => {
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  assert.ok(res.data);
+  return res.data;
+};
+
+// Every field of the type; `alertsState` / `alerts` are not in fieldNeeds, so these selections
+// read every column whatever the declarations say.
+const DEVICE = `id activeAccount deviceType serialNumber onboarded createdAt updatedAt owner { id }
+  firstConnectionAt lastConnectionAt lastDisconnectionAt lastActivityAt lastConnectionReason
+  lastDisconnectionReason status currentVehicle { id } vehicles { count list { id } }
+  groups { count list { id } } product { id name } lastPosition { latitude longitude recordedAt }
+  lastTrip { id } trips { count list { id } } tripSummary { tripCount } harshes { count list { id } }
+  alertsState { totalCount }`;
+const GROUP = `id label tags hierarchyLevel owner { id } devices { count list { id } }
+  vehicles { count list { id } } parents { count list { id } } children { count list { id } }
+  users { count list { id } } drivers { count list { id } } alerts { count }`;
+
+function fieldsOf(selection: string): Array<{ name: string; text: string }> {
+  const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
+  return operation.selectionSet.selections
+    .filter((s): s is FieldNode => s.kind === Kind.FIELD)
+    .map((field) => ({ name: field.name.value, text: print(field) }));
+}
+
+const cases = [
+  {
+    type: 'Device (root page)',
+    full: DEVICE,
+    wrap: (s: string) => `{ devices(pageSize: 100) { list { ${s} } } }`,
+    items: (d: any) => d.devices.list,
+  },
+  {
+    type: 'Device (Group.devices)',
+    full: DEVICE,
+    wrap: (s: string) => `{ groups { list { id devices { list { ${s} } } } } }`,
+    items: (d: any) => d.groups.list.flatMap((g: any) => g.devices.list),
+  },
+  {
+    type: 'Group (root page)',
+    full: GROUP,
+    wrap: (s: string) => `{ groups { list { ${s} } } }`,
+    items: (d: any) => d.groups.list,
+  },
+  {
+    type: 'Group (Device.groups)',
+    full: GROUP,
+    wrap: (s: string) => `{ devices(pageSize: 100) { list { id groups { list { ${s} } } } } }`,
+    items: (d: any) => d.devices.list.flatMap((device: any) => device.groups.list),
+  },
+];
+
+describe('column projection', () => {
+  for (const { type, full, wrap, items } of cases)
+    test(`${type}: each field alone answers what it answers with every column read`, async () => {
+      const query = h.as(F.alice);
+      const everything = items(ok(await query(wrap(full))));
+      assert.ok(everything.length > 0, 'the fixture has rows here');
+      for (const field of fieldsOf(full)) {
+        const alone = items(ok(await query(wrap(field.text))));
+        assert.deepEqual(
+          alone.map((row: any) => row[field.name]),
+          everything.map((row: any) => row[field.name]),
+          `${type}.${field.name}`,
+        );
+      }
+    });
+
+  test('the devices page of `id status owner` reads only its columns (the projection is in force)', async () => {
+    h.statements.reset();
+    ok(await h.as(F.alice)('{ devices(pageSize: 5) { list { id status owner { id } } } }'));
+    const devices = h.statements.statements.find((sql) => sql.includes('"fleet"."devices"'));
+    assert.ok(devices, 'the devices were read');
+    assert.match(devices, /owner_id/);
+    assert.doesNotMatch(devices, /serial_number|last_connection_at|created_at/);
+  });
+});
