@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { assertProjectionKeepsAnswers, type ProjectionCase } from '@fleetgraph/subgraph-kit/testing';
 import { startDvirHarness, type DvirHarness } from './testing/fixture';
 import { ANSWER, DEFECT, REPORT } from './testing/fields';
 
@@ -26,21 +26,8 @@ before(async () => {
 });
 after(async () => h?.close());
 
-/** Each field of a full selection, printed with its own sub-selection. */
-function fieldsOf(selection: string): Array<{ name: string; text: string }> {
-  const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
-  return operation.selectionSet.selections
-    .filter((s): s is FieldNode => s.kind === Kind.FIELD)
-    .map((field) => ({ name: field.name.value, text: print(field) }));
-}
-
 /** A projected list: `wrap` places a selection of the type's fields where the list's items are. */
-const cases: Array<{
-  type: string;
-  full: string;
-  wrap: (items: string) => string;
-  items: (data: any) => any[];
-}> = [
+const cases: Array<ProjectionCase & { type: string }> = [
   {
     type: 'InspectionReport (root page)',
     full: REPORT,
@@ -81,21 +68,9 @@ const cases: Array<{
 ];
 
 describe('column projection', () => {
-  for (const { type, full, wrap, items } of cases)
-    test(`${type}: each field alone answers what it answers with every field selected`, async () => {
-      const query = h.as(F.alice);
-      const everything = items(ok(await query(wrap(full))));
-      assert.ok(everything.length > 0, 'the fixture has rows here');
-      for (const field of fieldsOf(full)) {
-        const alone = items(ok(await query(wrap(field.text))));
-        assert.equal(alone.length, everything.length, field.name);
-        assert.deepEqual(
-          alone.map((row) => row[field.name]),
-          everything.map((row) => row[field.name]),
-          `${type}.${field.name}`,
-        );
-      }
-    });
+  for (const projection of cases)
+    test(`${projection.type}: each field alone answers what it answers with every field selected`, () =>
+      assertProjectionKeepsAnswers(h.as(F.alice), projection));
 
   test('a narrow selection reads only its columns (the projection is in force)', async () => {
     h.statements.reset();

@@ -119,3 +119,4 @@ async function prepareDependencies(
   for (const name of manifest.dependsOn ?? []) await visit(name);
   return facts;
 }
+export { assertProjectionKeepsAnswers, fieldsOf, type ProjectionCase } from './projection';

@@ -1,0 +1,47 @@
+/**
+ * The check behind each subgraph's projection.test.ts: column projection (TableSpec.fieldNeeds)
+ * never changes an answer. Every field of a full selection, selected alone (only its columns
+ * read), must answer exactly what it answers within the full selection; the full selection must
+ * read every column (include a field the table does not declare, so it does).
+ */
+import assert from 'node:assert/strict';
+import { Kind, parse, print, type FieldNode, type OperationDefinitionNode } from 'graphql';
+
+export interface ProjectionCase {
+  /** Every field of the type, each with its sub-selection. */
+  full: string;
+  /** The query placing a selection of the type's fields where the list items are. */
+  wrap(selection: string): string;
+  /** The list items in a successful answer's data. */
+  items(data: any): any[];
+}
+
+type Query = (query: string) => Promise<{ data?: any; errors?: unknown }>;
+
+/** Each field of a selection, printed with its own sub-selection. */
+export function fieldsOf(selection: string): Array<{ name: string; text: string }> {
+  const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
+  return operation.selectionSet.selections
+    .filter((s): s is FieldNode => s.kind === Kind.FIELD)
+    .map((field) => ({ name: field.name.value, text: print(field) }));
+}
+
+async function itemsOf(query: Query, text: string, items: ProjectionCase['items']) {
+  const result = await query(text);
+  assert.equal(result.errors, undefined, JSON.stringify(result.errors));
+  assert.ok(result.data);
+  return items(result.data);
+}
+
+export async function assertProjectionKeepsAnswers(query: Query, { full, wrap, items }: ProjectionCase) {
+  const everything = await itemsOf(query, wrap(full), items);
+  assert.ok(everything.length > 0, 'the fixture has rows here');
+  for (const field of fieldsOf(full)) {
+    const alone = await itemsOf(query, wrap(field.text), items);
+    assert.deepEqual(
+      alone.map((row) => row[field.name]),
+      everything.map((row) => row[field.name]),
+      field.name,
+    );
+  }
+}
