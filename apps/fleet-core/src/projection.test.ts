@@ -35,7 +35,37 @@ const GROUP = `id label tags hierarchyLevel owner { id } devices { count list { 
   vehicles { count list { id } } parents { count list { id } } children { count list { id } }
   users { count list { id } } drivers { count list { id } } alerts { count }`;
 
+// Lookups (Device.currentVehicle, Device.owner, Group.owner) project too; `descriptions` is not
+// declared, so these full selections read every column.
+const VEHICLE = `id vin plate make model year fuelType label vehicleType registrationCountry
+  fuelTankCapacityLiters batteryCapacityKwh color odometerKm odometerUpdatedAt createdAt updatedAt
+  currentDevice { id } groups { count list { id } } currentDriver { id } lastTrip { id }
+  trips { count list { id } } descriptions { count }`;
+const ACCOUNT = `id organizationId email phone fullName shortName companyName countryCode language
+  timeZone createdAt updatedAt lastSignInAt confirmedAt groups { count list { id } }
+  devices { count list { id } } vehicles { count list { id } } drivers { count list { id } }
+  driverProfiles { count list { id } } driverContacts { count } descriptions { count }`;
+const present = (values: any[]) => values.filter((value) => value != null);
+
 const cases: Array<ProjectionCase & { type: string }> = [
+  {
+    type: 'Vehicle (Device.currentVehicle lookup)',
+    full: VEHICLE,
+    wrap: (s) => `{ devices(pageSize: 100) { list { id currentVehicle { ${s} } } } }`,
+    items: (d) => present(d.devices.list.map((device: any) => device.currentVehicle)),
+  },
+  {
+    type: 'Account (Device.owner lookup)',
+    full: ACCOUNT,
+    wrap: (s) => `{ devices(pageSize: 100) { list { id owner { ${s} } } } }`,
+    items: (d) => present(d.devices.list.map((device: any) => device.owner)),
+  },
+  {
+    type: 'Account (Group.owner lookup)',
+    full: ACCOUNT,
+    wrap: (s) => `{ groups { list { id owner { ${s} } } } }`,
+    items: (d) => present(d.groups.list.map((group: any) => group.owner)),
+  },
   {
     type: 'Device (root page)',
     full: DEVICE,
@@ -74,5 +104,30 @@ describe('column projection', () => {
     assert.ok(devices, 'the devices were read');
     assert.match(devices, /owner_id/);
     assert.doesNotMatch(devices, /serial_number|last_connection_at|created_at/);
+  });
+
+  test('one request, two selections of the same lookup: each projection loads its own rows', async () => {
+    h.statements.reset();
+    const data = ok(
+      await h.as(F.alice)(`{
+        narrow: devices(pageSize: 20) { list { currentVehicle { plate } } }
+        wide: devices(pageSize: 20) { list { currentVehicle { plate vin make } } } }`),
+    );
+    const wide = present(data.wide.list.map((device: any) => device.currentVehicle));
+    assert.ok(wide.length > 0 && wide.every((vehicle: any) => vehicle.vin && vehicle.make));
+    assert.deepEqual(
+      present(data.narrow.list.map((device: any) => device.currentVehicle)).map(
+        (vehicle: any) => vehicle.plate,
+      ),
+      wide.map((vehicle: any) => vehicle.plate),
+    );
+    const lookups = h.statements.statements.filter(
+      (sql) => sql.includes('"fleet"."vehicles"') && sql.includes('any('),
+    );
+    assert.equal(lookups.length, 2, 'one statement per projection');
+    assert.ok(
+      lookups.some((sql) => /"plate"/.test(sql) && !/"vin"|odometer_km/.test(sql)),
+      'the narrow one reads its columns',
+    );
   });
 });

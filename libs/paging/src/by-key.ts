@@ -7,7 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import { sqlTemplate } from '@fleetgraph/db';
+import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 
 export type KeyKind = 'uuid' | 'text';
 export const normalizeKey = (kind: KeyKind) =>
@@ -49,12 +49,27 @@ export const anyOf = (column: string, kind: KeyKind): string =>
     .map((part) => `"${part.replace(/"/g, '""')}"`)
     .join('.')} = any(?::${kind}[])`;
 
+/**
+ * A request's batched lookup; `fields(projection)` is the sibling loader that selects only those
+ * model fields (projectedFields), made on first use and kept for the request: rows loaded for one
+ * projection never answer another.
+ */
+export interface LookupLoader<M> extends DataLoader<string, M | null> {
+  fields(projection: readonly string[] | undefined): DataLoader<string, M | null>;
+}
+
 export interface KeyLookup<V extends Record<string, unknown>> {
   /** This request's batched loader: `values` are the shape's other parameters (the viewer...). */
-  loader<M extends Record<string, unknown>>(knex: Knex, values: V): DataLoader<string, M | null>;
+  loader<M extends Record<string, unknown>>(knex: Knex, values: V): LookupLoader<M>;
   /** The same as a maker of request arguments holding `knex` and the values (for lazyFields). */
-  maker<M extends Record<string, unknown>>(): (args: { knex: Knex } & V) => DataLoader<string, M | null>;
+  maker<M extends Record<string, unknown>>(): (args: { knex: Knex } & V) => LookupLoader<M>;
 }
+
+/**
+ * The rows a lookup reads: `columns` is what to select, every column of the table unless the
+ * request asked for a projection (`selectColumns(spec, projection)` when given).
+ */
+export type LookupRows<V> = (knex: Knex, params: V, projection?: readonly string[]) => Knex.QueryBuilder;
 
 /**
  * A lookup of rows by `column` (the rows' `field`), compiled once per process: `rows` selects
@@ -64,31 +79,62 @@ export interface KeyLookup<V extends Record<string, unknown>> {
  * One statement text whatever the batch size, so one prepared statement, and no query building
  * per request (sql-template).
  */
+/** Distinct projections compiled per lookup (clients choose selections; statements are finite). */
+const MAX_PROJECTIONS = 64;
+
 export function keyLookup<V extends Record<string, unknown> = Record<never, never>>(
   key: { column: string; field: string; kind: KeyKind },
   names: readonly (keyof V & string)[],
-  rows: (knex: Knex, params: V) => Knex.QueryBuilder,
+  rows: LookupRows<V>,
 ): KeyLookup<V> {
   type Bound = V & { keys: string[] };
-  const template = sqlTemplate<Bound>(['keys', ...names], (knex, params) =>
-    rows(knex, params).whereRaw(anyOf(key.column, key.kind), [params.keys]),
-  );
+  const compile = (projection?: readonly string[]) =>
+    sqlTemplate<Bound>(['keys', ...names], (knex, params) =>
+      rows(knex, params, projection).whereRaw(anyOf(key.column, key.kind), [params.keys]),
+    );
+  const all = compile();
+  const projected = new Map<string, SqlTemplate<Bound>>();
+  const templateFor = (projection: readonly string[] | undefined) => {
+    if (!projection) return all;
+    // The key field is always read: rows are matched to keys by it.
+    const fields = projection.includes(key.field) ? projection : [...projection, key.field].sort();
+    const name = fields.join(',');
+    let template = projected.get(name);
+    if (!template) {
+      // Each projection is a statement per connection: past this many, new ones read every column.
+      if (projected.size >= MAX_PROJECTIONS) return all;
+      projected.set(name, (template = compile(fields)));
+    }
+    return template;
+  };
   const candidates = key.kind === 'uuid' ? uuidsOnly : (keys: readonly string[]) => [...keys];
+  const loaderOf = <M extends Record<string, unknown>>(knex: Knex, values: V, template: SqlTemplate<Bound>) =>
+    byKey<M>(
+      (keys) => {
+        const ids = candidates(keys);
+        return ids.length === 0
+          ? Promise.resolve([])
+          : template.rows<M>(knex, { ...values, keys: ids } as Bound);
+      },
+      key.field as keyof M & string,
+      key.kind,
+    );
   return {
     maker<M extends Record<string, unknown>>() {
       return (args: { knex: Knex } & V) => this.loader<M>(args.knex, args);
     },
     loader<M extends Record<string, unknown>>(knex: Knex, values: V) {
-      return byKey<M>(
-        (keys) => {
-          const ids = candidates(keys);
-          return ids.length === 0
-            ? Promise.resolve([])
-            : template.rows<M>(knex, { ...values, keys: ids } as Bound);
-        },
-        key.field as keyof M & string,
-        key.kind,
-      );
+      const loader = loaderOf<M>(knex, values, all) as LookupLoader<M>;
+      let siblings: Map<SqlTemplate<Bound>, DataLoader<string, M | null>> | undefined;
+      loader.fields = (projection) => {
+        const template = templateFor(projection);
+        if (template === all) return loader;
+        siblings ??= new Map();
+        let sibling = siblings.get(template);
+        if (!sibling) siblings.set(template, (sibling = loaderOf<M>(knex, values, template)));
+        return sibling;
+      };
+      return loader;
     },
   };
 }

@@ -23,4 +23,6 @@ export {
   uuidsOnly,
   type KeyKind,
   type KeyLookup,
+  type LookupLoader,
+  type LookupRows,
 } from './by-key';

@@ -31,4 +31,4 @@ export {
 } from './registry';
 export { runSubgraph } from './main';
 export { lazyFields, type Made, type Makers } from './lazy-fields';
-export { listFields } from './selection';
+export { listFields, selectedFields } from './selection';

@@ -7,7 +7,7 @@ import {
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
 } from 'graphql';
-import { listFields } from './selection';
+import { listFields, selectedFields } from './selection';
 
 function infoOf(source: string) {
   const document = parse(source);
@@ -49,4 +49,12 @@ test('skipped fields are kept: a superset, never too few', () => {
 test('the walk is memoized on the AST nodes of the document', () => {
   const info = infoOf('query { reports { list { id } } }');
   assert.equal(listFields(info), listFields({ ...info }));
+});
+
+test("an object field's own selection, through fragments", () => {
+  const info = infoOf(
+    'query { vehicle { plate ...V ... on Vehicle { make } } } fragment V on Vehicle { model plate }',
+  );
+  assert.deepEqual(selectedFields(info), ['make', 'model', 'plate']);
+  assert.deepEqual(listFields(info), [], 'the two walks are memoized apart');
 });

@@ -1,5 +1,5 @@
 /**
- * The fields a client selected under a paged field's `list`, for column projection
+ * The fields a client selected under a paged field's `list`, or on an object field, for column projection
  * (libs/paging projection.ts). Fragments and inline fragments are followed; @skip/@include are
  * ignored, so the answer is a superset of what will run (never too few columns). Memoized on the
  * field's AST nodes, which Mercurius keeps for a cached document: one walk per document, not per
@@ -9,7 +9,9 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
 
 type Info = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>;
 
-const memo = new WeakMap<FieldNode, { nodes: readonly FieldNode[]; fields: readonly string[] }>();
+type Memo = WeakMap<FieldNode, { nodes: readonly FieldNode[]; fields: readonly string[] }>;
+const listMemo: Memo = new WeakMap();
+const objectMemo: Memo = new WeakMap();
 
 function collect(
   set: SelectionSetNode | undefined,
@@ -27,19 +29,33 @@ function collect(
   }
 }
 
-/** Sorted names of the fields selected under `list` of this field (empty when `list` is not selected). */
-export function listFields(info: Info): readonly string[] {
+function memoized(memo: Memo, info: Info, walk: (names: Set<string>) => void): readonly string[] {
   const nodes = info.fieldNodes;
   const known = nodes[0] ? memo.get(nodes[0]) : undefined;
   if (known && known.nodes.length === nodes.length && known.nodes.every((node, i) => node === nodes[i]))
     return known.fields;
   const names = new Set<string>();
-  for (const node of nodes)
-    collect(node.selectionSet, info, (field) => {
-      if (field.name.value === 'list')
-        collect(field.selectionSet, info, (item) => names.add(item.name.value));
-    });
+  walk(names);
   const fields = [...names].sort();
   if (nodes[0]) memo.set(nodes[0], { nodes: [...nodes], fields });
   return fields;
+}
+
+/** Sorted names of the fields selected under `list` of this field (empty when `list` is not selected). */
+export function listFields(info: Info): readonly string[] {
+  return memoized(listMemo, info, (names) => {
+    for (const node of info.fieldNodes)
+      collect(node.selectionSet, info, (field) => {
+        if (field.name.value === 'list')
+          collect(field.selectionSet, info, (item) => names.add(item.name.value));
+      });
+  });
+}
+
+/** Sorted names of the fields selected on this field's object (e.g. `currentVehicle { plate make }`). */
+export function selectedFields(info: Info): readonly string[] {
+  return memoized(objectMemo, info, (names) => {
+    for (const node of info.fieldNodes)
+      collect(node.selectionSet, info, (field) => names.add(field.name.value));
+  });
 }

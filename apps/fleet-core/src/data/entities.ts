@@ -28,8 +28,8 @@ import { keyLookup, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/pa
 const uuids = uuidsOnly;
 
 type Viewer = { viewer: string };
-const rowsOf = (knex: Knex, spec: t.TableSpec) =>
-  knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec));
+const rowsOf = (knex: Knex, spec: t.TableSpec, projection?: readonly string[]) =>
+  knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec, projection));
 const byId = (column: string, kind: KeyKind = 'uuid') => ({ column, field: 'id', kind });
 
 /** One visible driver per value of drivers.<column> (a model's <field>), the first by `first`. */
@@ -47,8 +47,8 @@ function visibleDriverBy(column: string, field: string, first: Array<{ column: s
  * its viewer, one statement text whatever the number of ids.
  */
 const lookups = {
-  account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p) =>
-    rowsOf(knex, t.accounts).whereIn('a.id', visibleAccounts(knex, p.viewer)),
+  account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
+    rowsOf(knex, t.accounts, projection).whereIn('a.id', visibleAccounts(knex, p.viewer)),
   ),
   group: keyLookup<Viewer>(byId('g.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.groups).whereIn('g.id', visibleGroups(knex, p.viewer)),
@@ -56,8 +56,8 @@ const lookups = {
   device: keyLookup<Viewer>(byId('d.id', 'text'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.devices).whereIn('d.id', visibleDevices(knex, p.viewer)),
   ),
-  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p) =>
-    rowsOf(knex, t.vehicles).whereIn('v.id', visibleVehicles(knex, p.viewer)),
+  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p, projection) =>
+    rowsOf(knex, t.vehicles, projection).whereIn('v.id', visibleVehicles(knex, p.viewer)),
   ),
   deviceByVehicle: keyLookup<Viewer>(
     { column: 'd.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },

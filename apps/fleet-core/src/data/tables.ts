@@ -24,6 +24,14 @@ export const accounts: TableSpec = {
     confirmedAt: 'confirmed_at',
   },
   order: { columns: ['a.email', 'a.id'], fields: ['email', 'id'] },
+  fieldNeeds: {
+    groups: [],
+    devices: [],
+    vehicles: [],
+    drivers: [],
+    driverProfiles: [],
+    driverContacts: [],
+  },
 };
 
 export const groups: TableSpec = {
@@ -114,6 +122,14 @@ export const vehicles: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['v.id'], fields: ['id'] },
+  fieldNeeds: {
+    fuelTankCapacityLiters: ['fuelTankCapacityL'],
+    currentDevice: [],
+    groups: [],
+    currentDriver: [],
+    lastTrip: [],
+    trips: [],
+  },
 };
 
 export const products: TableSpec = {

@@ -8,7 +8,7 @@ import {
   type PageRules,
   type TableSpec,
 } from '@fleetgraph/paging';
-import { listFields, type SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { listFields, selectedFields, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { relations, type RelationName } from '../data/relation-specs';
 
@@ -56,3 +56,7 @@ export function nonEmpty<T>(values: readonly (T | null | undefined)[] | null | u
   if (values == null) return null;
   return values.filter((v): v is T => v != null);
 }
+
+/** The model fields an object field's selection reads from `spec` (a lookup's projection). */
+export const objectFields = (spec: TableSpec, info: GraphQLResolveInfo) =>
+  projectedFields(spec, selectedFields(info));
