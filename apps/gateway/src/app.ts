@@ -187,6 +187,7 @@ export async function buildApp(
     perMinute: config.rateLimitPerMinute,
     burst: config.rateLimitBurst,
     leaseMax: config.rateLimitLease,
+    keyPrefix: config.rateLimitPrefix,
     redisUrl: config.redisUrl,
     onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
     ...clock,

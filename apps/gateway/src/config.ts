@@ -92,6 +92,8 @@ export interface GatewayConfig {
    * the bucket holds, so near the limit every request is decided by Redis.
    */
   rateLimitLease: number;
+  /** Prefix of the per-user buckets in Redis (RATE_LIMIT_PREFIX, default `fleetgraph:ratelimit:`). */
+  rateLimitPrefix: string;
   /** The explorer (GraphiQL at /explorer) signs in at the SSO as this OAuth client; absent: explorer disabled. */
   explorer: ExplorerConfig | undefined;
 }
@@ -149,6 +151,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     RATE_LIMIT_PER_MINUTE: envField.int(600, 0),
     RATE_LIMIT_BURST: envField.int(0, 0),
     RATE_LIMIT_LEASE: envField.int(16, 1),
+    RATE_LIMIT_PREFIX: z.string().min(1).default('fleetgraph:ratelimit:'),
     EXPLORER_CLIENT_ID: z.string().min(1).optional(),
     EXPLORER_CLIENT_SECRET: z.string().min(1).optional(),
     EXPLORER_PUBLIC_URL: z.string().url().optional(),
@@ -206,6 +209,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitLease: parsed.RATE_LIMIT_LEASE,
+    rateLimitPrefix: parsed.RATE_LIMIT_PREFIX,
     explorer:
       parsed.EXPLORER_CLIENT_ID && parsed.EXPLORER_CLIENT_SECRET
         ? {

@@ -48,7 +48,15 @@ export async function startStack(
   const startOn = (chosen: Record<string, number>) => {
     ports = chosen;
     return startPlatform({
-      env: { DATABASE_URL: database.url, LOG_LEVEL: 'silent', PATH: process.env.PATH, ...env },
+      env: {
+        DATABASE_URL: database.url,
+        LOG_LEVEL: 'silent',
+        PATH: process.env.PATH,
+        // Every stack signs in the same demo user: its rate-limit bucket in the shared Redis must
+        // be its own, or stacks running side by side spend each other's budget.
+        RATE_LIMIT_PREFIX: `fleetgraph-test:ratelimit:${database.name}:`,
+        ...env,
+      },
       dataDir,
       ports: chosen,
       ...(options.seed === false ? { seed: false } : {}),

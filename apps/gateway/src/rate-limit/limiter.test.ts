@@ -186,6 +186,22 @@ describe('Redis token bucket spent through leases', () => {
     assert.ok(Math.abs((await shared('expiry')) - 91.0167) < 0.001, String(await shared('expiry')));
   });
 
+  test('an instance that closes gives its unspent leases back to the bucket', async () => {
+    const limiter = redisLimiter({
+      perMinute: 1,
+      burst: 100,
+      leaseMax: 8,
+      now: () => clock,
+      redisUrl: REDIS_URL,
+      keyPrefix,
+      onError: () => {},
+    });
+    await limiter.take('closing');
+    assert.equal(await shared('closing'), 92);
+    await limiter.close();
+    assert.equal(await shared('closing'), 99, 'the 7 tokens it had not spent are back');
+  });
+
   test('two instances spending leases of one user never allow more than the bucket holds', async () => {
     const a = instance({ burst: 100, leaseMax: 8 });
     const b = instance({ burst: 100, leaseMax: 8 });

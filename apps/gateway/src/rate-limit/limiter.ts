@@ -130,6 +130,26 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return { allowed, wait, math.floor(tokens), lease }
 `;
 
+// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), tokens returned.
+// Gives back the unspent tokens of a lease (an instance closing), never above burst.
+const RETURN_SCRIPT = `
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then return 0 end
+if now > at then
+  tokens = math.min(burst, tokens + (now - at) * rate)
+  at = now
+end
+tokens = math.min(burst, tokens + tonumber(ARGV[5]))
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
 export interface RedisLimiterOptions extends LimiterOptions {
   redisUrl: string;
   /** Key prefix (default `fleetgraph:ratelimit:`). */
@@ -144,6 +164,15 @@ export interface RedisLimiterOptions extends LimiterOptions {
   leaseMs?: number;
   onError: (error: unknown) => void;
 }
+
+type ReturnCommand = (
+  key: string,
+  burst: number,
+  rate: string,
+  now: number,
+  ttl: number,
+  returned: number,
+) => Promise<number>;
 
 type TakeCommand = (
   key: string,
@@ -186,7 +215,11 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
   // the graph down with it.
   const { redis, attempt, close } = optionalRedis(options.redisUrl, (error) => options.onError(error));
   redis.defineCommand('fleetgraphTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand('fleetgraphReturnTokens', { numberOfKeys: 1, lua: RETURN_SCRIPT });
   const command = (redis as unknown as { fleetgraphTakeToken: TakeCommand }).fleetgraphTakeToken.bind(redis);
+  const giveBack = (
+    redis as unknown as { fleetgraphReturnTokens: ReturnCommand }
+  ).fleetgraphReturnTokens.bind(redis);
   const allow = { allowed: true, retryAfterMs: 0, remaining: 0 };
   const leases = new LRUCache<string, Lease>({ max: 100_000 });
 
@@ -228,7 +261,31 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
     return asking.pending;
   };
 
-  return { perMinute: options.perMinute, burst, take, close };
+  /**
+   * Closing returns what this instance still holds: a gateway that stops (a deployment, a
+   * short-lived test stack) must not take its leases with it (up to leaseMax - 1 tokens per user).
+   */
+  const returnLeases = async () => {
+    const held = [...leases.entries()].filter(([, lease]) => !lease.pending && lease.tokens >= 1);
+    leases.clear();
+    if (held.length === 0) return;
+    await attempt('return leases', undefined, async () => {
+      const at = now();
+      await Promise.all(
+        held.map(([key, lease]) => giveBack(prefix + key, burst, String(perMs), at, expiryMs, lease.tokens)),
+      );
+    });
+  };
+
+  return {
+    perMinute: options.perMinute,
+    burst,
+    take,
+    async close() {
+      await returnLeases();
+      await close();
+    },
+  };
 }
 
 export function createRateLimiter(
