@@ -90,30 +90,42 @@ export function memoryLimiter(options: LimiterOptions): RateLimiter {
   };
 }
 
+const LEASE_SHARE = 8;
+// Both scripts: ARGV[1..4] = burst, tokens per ms, now (ms), expiry (ms); the bucket read, refilled
+// up to now, and written back with its expiry.
+const READ_BUCKET = `
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+local function refill()
+  if now > at then
+    tokens = math.min(burst, tokens + (now - at) * rate)
+    at = now
+  end
+end
+local function write()
+  redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+`;
+
 // KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), largest lease, tokens returned.
 // Refills, takes back the unused rest of this instance's expired lease, then leases
 // clamp(floor(tokens / LEASE_SHARE), 1, largest lease) tokens: one for the request that asked,
 // the rest for the instance's next requests. Near an empty bucket a lease is one token, so every
 // request there is decided here, exactly.
 // Returns { allowed (0|1), retry after (ms), remaining (whole tokens), tokens leased }.
-const LEASE_SHARE = 8;
-const TAKE_SCRIPT = `
-local burst = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
+const TAKE_SCRIPT = `${READ_BUCKET}
 local largest = tonumber(ARGV[5])
 local returned = tonumber(ARGV[6])
-local state = redis.call('HMGET', KEYS[1], 't', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
 if tokens == nil or at == nil then
   tokens = burst
   at = now
 end
-if now > at then
-  tokens = math.min(burst, tokens + (now - at) * rate)
-  at = now
-end
+refill()
 tokens = math.min(burst, tokens + returned)
 local allowed = 0
 local wait = 0
@@ -125,28 +137,17 @@ if tokens >= 1 then
 else
   wait = math.ceil((1 - tokens) / rate)
 end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+write()
 return { allowed, wait, math.floor(tokens), lease }
 `;
 
-// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), tokens returned.
-// Gives back the unspent tokens of a lease (an instance closing), never above burst.
-const RETURN_SCRIPT = `
-local burst = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 't', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
+// KEYS[1] bucket; ARGV[5] tokens returned. Gives back the unspent tokens of a lease (an instance
+// closing), never above burst; a bucket that expired meanwhile is full already.
+const RETURN_SCRIPT = `${READ_BUCKET}
 if tokens == nil or at == nil then return 0 end
-if now > at then
-  tokens = math.min(burst, tokens + (now - at) * rate)
-  at = now
-end
+refill()
 tokens = math.min(burst, tokens + tonumber(ARGV[5]))
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+write()
 return 1
 `;
 
