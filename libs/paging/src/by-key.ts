@@ -66,8 +66,8 @@ export interface KeyLookup<V extends Record<string, unknown>> {
 }
 
 /**
- * The rows a lookup reads: `columns` is what to select, every column of the table unless the
- * request asked for a projection (`selectColumns(spec, projection)` when given).
+ * The rows a lookup reads, with every column of the table, or only `projection` when a request
+ * asks for one (select `selectColumns(spec, projection)`).
  */
 export type LookupRows<V> = (knex: Knex, params: V, projection?: readonly string[]) => Knex.QueryBuilder;
 
@@ -79,9 +79,6 @@ export type LookupRows<V> = (knex: Knex, params: V, projection?: readonly string
  * One statement text whatever the batch size, so one prepared statement, and no query building
  * per request (sql-template).
  */
-/** Distinct projections compiled per lookup (clients choose selections; statements are finite). */
-const MAX_PROJECTIONS = 64;
-
 export function keyLookup<V extends Record<string, unknown> = Record<never, never>>(
   key: { column: string; field: string; kind: KeyKind },
   names: readonly (keyof V & string)[],
@@ -100,11 +97,8 @@ export function keyLookup<V extends Record<string, unknown> = Record<never, neve
     const fields = projection.includes(key.field) ? projection : [...projection, key.field].sort();
     const name = fields.join(',');
     let template = projected.get(name);
-    if (!template) {
-      // Each projection is a statement per connection: past this many, new ones read every column.
-      if (projected.size >= MAX_PROJECTIONS) return all;
-      projected.set(name, (template = compile(fields)));
-    }
+    // Finite: projections come from projectedFields, at most MAX_PROJECTIONS per table.
+    if (!template) projected.set(name, (template = compile(fields)));
     return template;
   };
   const candidates = key.kind === 'uuid' ? uuidsOnly : (keys: readonly string[]) => [...keys];

@@ -12,7 +12,7 @@ export { applyKeyset, type KeysetOrder } from './keyset';
 export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';
-export { projectedFields } from './projection';
+export { projectedFields, MAX_PROJECTIONS } from './projection';
 export { relationLoader, relationLoaders, type RelationSpec, type RelationKey } from './relations';
 export {
   anyOf,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { projectedFields } from './projection';
+import { MAX_PROJECTIONS, projectedFields } from './projection';
 import type { TableSpec } from './table-spec';
 
 const spec = (fieldNeeds?: TableSpec['fieldNeeds']): TableSpec => ({
@@ -35,4 +35,22 @@ test('needs naming a field that is not a column are refused when first used', ()
     () => projectedFields(spec({ label: ['tittle'] }), ['label']),
     /fieldNeeds\.label names tittle/,
   );
+});
+
+test(`past ${MAX_PROJECTIONS} distinct projections of a table, a new selection reads every column`, () => {
+  const wide: TableSpec = {
+    table: 'wide',
+    alias: 'w',
+    columns: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, `c${i}`])),
+    order: { columns: ['w.c0'], fields: ['c0'] },
+    fieldNeeds: {},
+  };
+  // Subsets of c1..c8: 255 distinct projections on offer.
+  const subsets = Array.from({ length: 255 }, (_, n) =>
+    Array.from({ length: 8 }, (_, bit) => (n & (1 << bit) ? `c${bit + 1}` : '')).filter(Boolean),
+  );
+  const results = subsets.map((subset) => projectedFields(wide, subset));
+  assert.equal(results.filter(Boolean).length, MAX_PROJECTIONS);
+  assert.deepEqual(projectedFields(wide, subsets[0]), results[0], 'a known selection keeps its projection');
+  assert.equal(results.at(-1), undefined);
 });

@@ -8,7 +8,19 @@
  */
 import type { TableSpec } from './table-spec';
 
-const projections = new WeakMap<TableSpec, Map<string, readonly string[] | undefined>>();
+/** Distinct projections per table: each is a statement to compile and prepare; past this many, a
+ * new selection reads every column (clients choose selections, statements must stay finite). */
+export const MAX_PROJECTIONS = 64;
+
+interface Memo {
+  /** By the selection array itself: listFields/selectedFields return one array per document. */
+  byArray: WeakMap<readonly string[], readonly string[] | undefined>;
+  /** By the selection's names, for arrays seen for the first time. */
+  byNames: Map<string, readonly string[] | undefined>;
+  distinct: Set<string>;
+}
+
+const memos = new WeakMap<TableSpec, Memo>();
 
 function checkNeeds(spec: TableSpec) {
   for (const [field, needs] of Object.entries(spec.fieldNeeds ?? {}))
@@ -19,34 +31,50 @@ function checkNeeds(spec: TableSpec) {
         );
 }
 
+function project(spec: TableSpec, needs: NonNullable<TableSpec['fieldNeeds']>, selected: readonly string[]) {
+  const fields = new Set<string>(spec.order.fields);
+  if ('id' in spec.columns) fields.add('id');
+  for (const name of selected) {
+    if (name === '__typename') continue;
+    const needed = needs[name];
+    if (needed) for (const need of needed) fields.add(need);
+    else if (name in spec.columns) fields.add(name);
+    else return undefined;
+  }
+  return fields.size >= Object.keys(spec.columns).length ? undefined : [...fields].sort();
+}
+
 /**
  * The model fields to select for a selection of GraphQL fields (sorted, no duplicates), or
  * undefined for every column: no selection known, a table without `fieldNeeds`, a field it does
- * not know, or a selection that needs every column anyway. Memoized per spec and selection.
+ * not know, a selection that needs every column anyway, or a table past MAX_PROJECTIONS.
+ * Memoized per spec and selection.
  */
 export function projectedFields(
   spec: TableSpec,
   selected: readonly string[] | undefined,
 ): readonly string[] | undefined {
   if (!selected || !spec.fieldNeeds) return undefined;
-  let memo = projections.get(spec);
+  let memo = memos.get(spec);
   if (!memo) {
     checkNeeds(spec);
-    projections.set(spec, (memo = new Map()));
+    memos.set(spec, (memo = { byArray: new WeakMap(), byNames: new Map(), distinct: new Set() }));
   }
-  const key = selected.join(',');
-  if (memo.has(key)) return memo.get(key);
-  const fields = new Set<string>(spec.order.fields);
-  if ('id' in spec.columns) fields.add('id');
-  let all = false;
-  for (const name of selected) {
-    if (name === '__typename') continue;
-    const needs = spec.fieldNeeds[name];
-    if (needs) for (const need of needs) fields.add(need);
-    else if (name in spec.columns) fields.add(name);
-    else all = true;
+  if (memo.byArray.has(selected)) return memo.byArray.get(selected);
+  const names = selected.join(',');
+  let result: readonly string[] | undefined;
+  if (memo.byNames.has(names)) result = memo.byNames.get(names);
+  else {
+    result = project(spec, spec.fieldNeeds, selected);
+    if (result) {
+      const name = result.join(',');
+      if (!memo.distinct.has(name)) {
+        if (memo.distinct.size >= MAX_PROJECTIONS) result = undefined;
+        else memo.distinct.add(name);
+      }
+    }
+    if (memo.byNames.size < 1_000) memo.byNames.set(names, result);
   }
-  const result = all || fields.size >= Object.keys(spec.columns).length ? undefined : [...fields].sort();
-  if (memo.size < 1_000) memo.set(key, result);
+  memo.byArray.set(selected, result);
   return result;
 }
