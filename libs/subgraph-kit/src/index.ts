@@ -31,4 +31,4 @@ export {
 } from './registry';
 export { runSubgraph } from './main';
 export { lazyFields, type Made, type Makers } from './lazy-fields';
-export { listFields, selectedFields } from './selection';
+export { listFields, listProjection, objectProjection, selectedFields } from './selection';

@@ -6,6 +6,7 @@
  * request.
  */
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { projectedFields, type TableSpec } from '@fleetgraph/paging';
 
 type Info = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>;
 
@@ -59,3 +60,9 @@ export function selectedFields(info: Info): readonly string[] {
       collect(node.selectionSet, info, (field) => names.add(field.name.value));
   });
 }
+
+/** The columns a page of `spec` selects for the fields selected under this field's `list`. */
+export const listProjection = (spec: TableSpec, info: Info) => projectedFields(spec, listFields(info));
+
+/** The columns a lookup in `spec` selects for the fields selected on this object field. */
+export const objectProjection = (spec: TableSpec, info: Info) => projectedFields(spec, selectedFields(info));

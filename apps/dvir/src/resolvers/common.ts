@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { badInput, isUuid, projectedFields, type Page, type TableSpec } from '@fleetgraph/paging';
-import { listFields, type SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { badInput, isUuid, type Page } from '@fleetgraph/paging';
+import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { DvirLoaders } from '../loaders';
 import { relations, type RelationName } from '../data/relation-specs';
 import type { Row } from '../data/tables';
@@ -34,10 +34,6 @@ const localeMark = (locale: string) => {
   return mark;
 };
 
-/** The columns a page of `spec` must select for the fields selected under its `list`. */
-export const pageFields = (spec: TableSpec, info: GraphQLResolveInfo) =>
-  projectedFields(spec, listFields(info));
-
 /**
  * A nested paged field served by a relation loader. `locale` (the field's, else the parent's)
  * marks the rows in place: pages of different locales are loaded apart, so no row is copied.
@@ -51,7 +47,7 @@ export const relationPage =
     return loaders.relations[name].load({
       parentId: parentKey(parent),
       args: rest,
-      fields: pageFields(relations[name].child, info),
+      fields: listProjection(relations[name].child, info),
       ...(language ? { mark: localeMark(language) } : {}),
     });
   };

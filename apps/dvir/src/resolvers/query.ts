@@ -4,7 +4,8 @@ import { badInput, from, pageOf, type TableSpec } from '@fleetgraph/paging';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
 import { whereFleetVisible, whereTemplateVisible } from '../data/visibility';
-import { idArg, localizedPage, pageFields, type Ctx, type Row } from './common';
+import { listProjection } from '@fleetgraph/subgraph-kit';
+import { idArg, localizedPage, type Ctx, type Row } from './common';
 
 type Args = Record<string, any>;
 const paging = (args: Args) => ({ pageSize: args.pageSize, pageId: args.pageId });
@@ -58,7 +59,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'defects',
       spec: t.defects,
-      fields: pageFields(t.defects, info),
+      fields: listProjection(t.defects, info),
       rules: PAGE_RULES.defects,
       args: paging(args),
       filters,
@@ -76,7 +77,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'inspectionAnswers',
       spec: t.answers,
-      fields: pageFields(t.answers, info),
+      fields: listProjection(t.answers, info),
       rules: PAGE_RULES.answers,
       args: paging(args),
       filters,
@@ -107,7 +108,7 @@ export const Query = {
       codec: loaders.codec,
       name: 'inspectionReports',
       spec: t.reports,
-      fields: pageFields(t.reports, info),
+      fields: listProjection(t.reports, info),
       rules: PAGE_RULES.reports,
       args: paging(args),
       filters,

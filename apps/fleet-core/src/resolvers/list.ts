@@ -1,14 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
-import {
-  pageOf,
-  projectedFields,
-  type Page,
-  type PageArgs,
-  type PageRules,
-  type TableSpec,
-} from '@fleetgraph/paging';
-import { listFields, selectedFields, type SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { pageOf, type Page, type PageArgs, type PageRules, type TableSpec } from '@fleetgraph/paging';
+import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { relations, type RelationName } from '../data/relation-specs';
 
@@ -31,7 +24,7 @@ export const rootPage = <M>(
     args,
     filters,
     base,
-    fields: info ? projectedFields(spec, listFields(info)) : undefined,
+    fields: info ? listProjection(spec, info) : undefined,
   });
 
 /**
@@ -49,14 +42,10 @@ export const page =
     loaders.relations[relation].load({
       parentId: parent.id,
       args,
-      fields: projectedFields(relations[relation].child, listFields(info)),
+      fields: listProjection(relations[relation].child, info),
     });
 
 export function nonEmpty<T>(values: readonly (T | null | undefined)[] | null | undefined): T[] | null {
   if (values == null) return null;
   return values.filter((v): v is T => v != null);
 }
-
-/** The model fields an object field's selection reads from `spec` (a lookup's projection). */
-export const objectFields = (spec: TableSpec, info: GraphQLResolveInfo) =>
-  projectedFields(spec, selectedFields(info));

@@ -2,7 +2,8 @@ import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import type { GraphQLResolveInfo } from 'graphql';
 import * as t from '../data/tables';
-import { objectFields, page } from './list';
+import { objectProjection } from '@fleetgraph/subgraph-kit';
+import { page } from './list';
 import type { AccountModel, DeviceModel, GroupModel, VehicleModel } from '../data/models';
 import { AccountDriverFields, DeviceTripFields, GroupDriverFields, VehicleTripFields } from './trips';
 
@@ -25,7 +26,7 @@ export const Account = {
 export const Group = {
   __resolveReference: reference('group'),
   owner: (group: GroupModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
-    group.ownerId ? loaders.account.fields(objectFields(t.accounts, info)).load(group.ownerId) : null,
+    group.ownerId ? loaders.account.fields(objectProjection(t.accounts, info)).load(group.ownerId) : null,
   devices: page('groupDevices'),
   vehicles: page('groupVehicles'),
   parents: page('groupParents'),
@@ -37,10 +38,10 @@ export const Group = {
 export const Device = {
   __resolveReference: reference('device'),
   owner: (device: DeviceModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
-    device.ownerId ? loaders.account.fields(objectFields(t.accounts, info)).load(device.ownerId) : null,
+    device.ownerId ? loaders.account.fields(objectProjection(t.accounts, info)).load(device.ownerId) : null,
   currentVehicle: (device: DeviceModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
     device.currentVehicleId
-      ? loaders.vehicle.fields(objectFields(t.vehicles, info)).load(device.currentVehicleId)
+      ? loaders.vehicle.fields(objectProjection(t.vehicles, info)).load(device.currentVehicleId)
       : null,
   product: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
     device.productId ? loaders.product.load(device.productId) : null,
