@@ -6,17 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { dataOf } from '@fleetgraph/testing';
 import { assertProjectionKeepsAnswers, type ProjectionCase } from '@fleetgraph/subgraph-kit/testing';
 import { startDvirHarness, type DvirHarness } from './testing/fixture';
 import { ANSWER, DEFECT, REPORT } from './testing/fields';
 
 let h: DvirHarness;
 let F: any;
-const ok = (res: any) => {
-  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-  assert.ok(res.data);
-  return res.data;
-};
 
 before(async () => {
   // Full selections of nested pages are far over the query-cost limit on purpose: they compare
@@ -74,7 +70,7 @@ describe('column projection', () => {
 
   test('a narrow selection reads only its columns (the projection is in force)', async () => {
     h.statements.reset();
-    ok(await h.as(F.alice)(wrapAnswers('itemName')));
+    dataOf(await h.as(F.alice)(wrapAnswers('itemName')));
     const answers = h.statements.statements.find((sql) => sql.includes('inspection_answers'));
     assert.ok(answers, 'the answers were read');
     assert.match(answers, /item_translations/);

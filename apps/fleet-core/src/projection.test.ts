@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { dataOf } from '@fleetgraph/testing';
 import { assertProjectionKeepsAnswers, type ProjectionCase } from '@fleetgraph/subgraph-kit/testing';
 import { F } from './testing/fixture';
 import { startHarness, type Harness } from './test-harness';
@@ -16,12 +17,6 @@ before(async () => {
   h = await startHarness('fleet_projection', { MAX_COST: '100000000' });
 });
 after(() => h.close());
-
-const ok = (res: any) => {
-  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-  assert.ok(res.data);
-  return res.data;
-};
 
 // Every field of the type; `alertsState` / `alerts` are not in fieldNeeds, so these selections
 // read every column whatever the declarations say.
@@ -99,7 +94,7 @@ describe('column projection', () => {
 
   test('the devices page of `id status owner` reads only its columns (the projection is in force)', async () => {
     h.statements.reset();
-    ok(await h.as(F.alice)('{ devices(pageSize: 5) { list { id status owner { id } } } }'));
+    dataOf(await h.as(F.alice)('{ devices(pageSize: 5) { list { id status owner { id } } } }'));
     const devices = h.statements.statements.find((sql) => sql.includes('"fleet"."devices"'));
     assert.ok(devices, 'the devices were read');
     assert.match(devices, /owner_id/);
@@ -108,7 +103,7 @@ describe('column projection', () => {
 
   test('one request, two selections of the same lookup: each projection loads its own rows', async () => {
     h.statements.reset();
-    const data = ok(
+    const data = dataOf(
       await h.as(F.alice)(`{
         narrow: devices(pageSize: 20) { list { currentVehicle { plate } } }
         wide: devices(pageSize: 20) { list { currentVehicle { plate vin make } } } }`),

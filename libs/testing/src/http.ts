@@ -1,4 +1,5 @@
 /** GraphQL over HTTP helpers for tests: through a Fastify instance (inject) or a real URL. */
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 
 export interface GraphQLResponse<D = Record<string, unknown>> {
@@ -6,6 +7,13 @@ export interface GraphQLResponse<D = Record<string, unknown>> {
   headers: Record<string, unknown>;
   data?: D | null;
   errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }>;
+}
+
+/** The data of an answer that must have succeeded: fails on any error and on missing data. */
+export function dataOf<D = any>(response: { data?: D | null; errors?: unknown }): D {
+  assert.equal(response.errors, undefined, JSON.stringify(response.errors));
+  assert.ok(response.data, 'the answer has data');
+  return response.data;
 }
 
 export async function injectGraphQL<D = any>(

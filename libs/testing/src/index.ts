@@ -1,3 +1,3 @@
 export { createTestIssuer, type TestIssuer, type TestUser } from './issuer';
-export { injectGraphQL, postGraphQL, createStatementCounter, type GraphQLResponse } from './http';
+export { dataOf, injectGraphQL, postGraphQL, createStatementCounter, type GraphQLResponse } from './http';
 export { startFaultProxy, type FaultProxy } from './fault-proxy';
