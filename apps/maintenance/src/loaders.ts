@@ -2,7 +2,8 @@
  * Per-request loaders of the maintenance subgraph, for one viewer and one instant (`now`, from the
  * config's clock, fixed for the whole request). Statements per request do not depend on page
  * sizes: templates and thresholds in force are read once; upcoming work of any number of vehicles
- * is two statements per batch (vehicle facts with odometer and recent km, service summaries).
+ * is two statements per batch (vehicle facts with odometer and recent km, service summaries),
+ * each with one text whatever the number of ids, so it stays a named, planned-once statement.
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
@@ -55,21 +56,21 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   const templates = once(() => templateRules(knex, viewer));
   const thresholds = once(() => thresholdsInForce(knex, viewer));
 
-  /** Upcoming work of the visible vehicles matching `filter`: 5 statements (begin, set, 2 reads, commit) + the memoized 2. */
+  /**
+   * Upcoming work of the visible vehicles matching `filter`: 2 statements (vehicle facts, service
+   * summaries), named so PostgreSQL keeps their plans, + the memoized 2. JIT is off on the
+   * subgraph's connections (app.ts), so no transaction is needed to scope it.
+   */
   async function computeUpcoming(filter: VehicleFilter): Promise<UpcomingItem[]> {
-    const [rules, levels] = await Promise.all([templates(), thresholds()]);
-    // Without table statistics (autovacuum off) the planner's estimates are large enough to
-    // trigger JIT compilation (~150 ms per statement); these two are index nested loops that
-    // never need it.
-    const { facts, summaries } = await knex.transaction(async (trx) => {
-      await trx.raw('set local jit = off');
-      const facts = await vehicleFacts(trx, viewer, filter, now);
-      const summaries = await serviceSummaries(
-        trx,
-        facts.map((f) => f.id),
-      );
-      return { facts, summaries };
-    });
+    const [rules, levels, facts] = await Promise.all([
+      templates(),
+      thresholds(),
+      vehicleFacts(knex, viewer, filter, now),
+    ]);
+    const summaries = await serviceSummaries(
+      knex,
+      facts.map((f) => f.id),
+    );
     return facts.flatMap((v) => upcomingForVehicle(v, rules, summaries.get(v.id) ?? [], levels, now));
   }
 
@@ -88,7 +89,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     const rows: Array<{ id: string }> = await knex
       .select('v.id')
       .from(visibleVehicles(knex, viewer).as('v'))
-      .whereIn('v.id', [...ids]);
+      .whereRaw('v.id = any(?::uuid[])', [ids]);
     const seen = new Set(rows.map((r) => r.id.toLowerCase()));
     return ids.map((id) => seen.has(id.toLowerCase()));
   });
@@ -98,7 +99,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
       .select(
         selectAs(Object.fromEntries(Object.entries(historySpec.columns).map(([k, v]) => [k, `h.${v}`]))),
       )
-      .whereIn('h.id', [...ids])
+      .whereRaw('h.id = any(?::uuid[])', [ids])
       .whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
@@ -107,7 +108,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   const thresholdById = new DataLoader<string, Record<string, unknown> | null>(async (ids) => {
     const rows: Array<Record<string, unknown> & { id: string }> = await visibleThresholds(knex, viewer)
       .select(selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))))
-      .whereIn('c.id', [...ids]);
+      .whereRaw('c.id = any(?::uuid[])', [ids]);
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   });

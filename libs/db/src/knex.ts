@@ -37,6 +37,11 @@ export interface KnexOptions {
    * distinct text once and share it, deeply frozen (repeated-json.ts). Off by default.
    */
   repeatedJson?: boolean;
+  /**
+   * PostgreSQL settings of every pooled connection, sent at connect (the startup packet's
+   * `options`, as `-c name=value`): no extra statement, no transaction to scope them.
+   */
+  sessionSettings?: Readonly<Record<string, string>>;
 }
 
 export interface DatabaseTimeouts {
@@ -60,6 +65,7 @@ export function createKnex(options: KnexOptions): Knex {
         : {}),
       ...(timeouts.connectMs ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
       ...(options.repeatedJson ? { types: repeatedJsonTypes() } : {}),
+      ...(options.sessionSettings ? { options: startupOptions(options.sessionSettings) } : {}),
     },
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
     acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,
@@ -74,6 +80,24 @@ export function createKnex(options: KnexOptions): Knex {
     knex.on('query', (query: { sql: string }) => onQuery(query.sql));
   }
   return knex;
+}
+
+const SETTING_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$/;
+const SETTING_VALUE = /^[A-Za-z0-9_.:+-]+$/;
+
+/**
+ * The startup packet's `options` for these settings (`-c jit=off -c work_mem=8MB`). Names and
+ * values are checked, not escaped: a space or quote would split or change the option list.
+ */
+export function startupOptions(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => {
+      if (!SETTING_NAME.test(name)) throw new Error(`invalid PostgreSQL setting name: ${name}`);
+      if (!SETTING_VALUE.test(value))
+        throw new Error(`invalid value for PostgreSQL setting ${name}: ${value}`);
+      return `-c ${name}=${value}`;
+    })
+    .join(' ');
 }
 
 /** Fails when the database cannot answer; used by readiness checks. */

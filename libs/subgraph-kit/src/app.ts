@@ -52,6 +52,8 @@ export interface SubgraphDefinition<L> {
   createLoaders(knex: Knex, user: UserContext): L;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
+  /** PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings). */
+  databaseSettings?: Readonly<Record<string, string>>;
   /** Work to do once the database is migrated (demo data, warm caches...). */
   onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
 }
@@ -74,6 +76,7 @@ export async function createSubgraphApp<L>(
     timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     preparedStatements: config.preparedStatements ?? true,
     ...(definition.repeatedJson ? { repeatedJson: true } : {}),
+    ...(definition.databaseSettings ? { sessionSettings: definition.databaseSettings } : {}),
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook('onClose', async () => knex.destroy());

@@ -132,14 +132,15 @@ export async function vehicleFacts(
   now: Date,
 ): Promise<VehicleFacts[]> {
   const ids = visibleVehicles(knex, viewer);
-  if (filter.vehicleIds) ids.whereIn('v.vehicle_id', filter.vehicleIds);
+  // One array parameter, not `in (?, ?, ...)`: the text stays the same for any number of ids.
+  if (filter.vehicleIds) ids.whereRaw('v.vehicle_id = any(?::uuid[])', [filter.vehicleIds]);
   if (filter.groupIds)
     ids.whereIn(
       'v.vehicle_id',
       knex('fleet_contract.group_vehicles_v1 as gv')
         .select('gv.vehicle_id')
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
-        .whereIn('ga.ancestor_id', filter.groupIds),
+        .whereRaw('ga.ancestor_id = any(?::uuid[])', [filter.groupIds]),
     );
   const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
   const { rows } = await knex.raw(
