@@ -11,3 +11,13 @@ test('the container image runs the services with the same Node.js flags as npm s
   assert.ok(line, 'the Dockerfile sets NODE_OPTIONS');
   assert.deepEqual(line[1]!.trim().split(/\s+/), [...SERVICE_NODE_FLAGS]);
 });
+
+test('npm start runs the one-process platform with the same Node.js flags', () => {
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const words: string[] = scripts.start.trim().split(/\s+/);
+  assert.equal(words[0], 'tsx');
+  assert.deepEqual(
+    words.filter((word) => word.startsWith('--')),
+    [...SERVICE_NODE_FLAGS],
+  );
+});

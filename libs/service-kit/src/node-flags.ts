@@ -1,6 +1,7 @@
 /**
  * Node.js flags of every service process (`npm start -- --processes`, the benchmarks; the
- * Dockerfile sets the same in NODE_OPTIONS, checked by node-flags.test.ts).
+ * Dockerfile sets the same in NODE_OPTIONS, and the one-process `npm start` script passes them
+ * to tsx, both checked by node-flags.test.ts).
  * `--max-semi-space-size=64`: V8's young generation may grow to 64 MB semi-spaces instead of 16.
  * A request allocates rows, promises and GraphQL results that die young; with small semi-spaces
  * the scavenger was 18-24 % of a subgraph's busy CPU on a deep page (profiled).
