@@ -89,7 +89,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     const rows: Array<{ id: string }> = await knex
       .select('v.id')
       .from(visibleVehicles(knex, viewer).as('v'))
-      .whereRaw('v.id = any(?::uuid[])', [ids]);
+      .whereRaw('v.id = any(?::uuid[])', [[...ids]]);
     const seen = new Set(rows.map((r) => r.id.toLowerCase()));
     return ids.map((id) => seen.has(id.toLowerCase()));
   });
@@ -99,7 +99,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
       .select(
         selectAs(Object.fromEntries(Object.entries(historySpec.columns).map(([k, v]) => [k, `h.${v}`]))),
       )
-      .whereRaw('h.id = any(?::uuid[])', [ids])
+      .whereRaw('h.id = any(?::uuid[])', [[...ids]])
       .whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
@@ -108,7 +108,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   const thresholdById = new DataLoader<string, Record<string, unknown> | null>(async (ids) => {
     const rows: Array<Record<string, unknown> & { id: string }> = await visibleThresholds(knex, viewer)
       .select(selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))))
-      .whereRaw('c.id = any(?::uuid[])', [ids]);
+      .whereRaw('c.id = any(?::uuid[])', [[...ids]]);
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   });
