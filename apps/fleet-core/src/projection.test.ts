@@ -1,6 +1,6 @@
 /**
- * Column projection (TableSpec.fieldNeeds of devices and groups) never changes an answer: every
- * field of Device and Group, selected alone (only its columns read), answers exactly what it
+ * Column projection (TableSpec.fieldNeeds) never changes an answer: every field of Device, Group,
+ * Vehicle, Account, Driver and Trip, selected alone (only its columns read), answers exactly what it
  * answers in a selection that reads every column, through HTTP on real PostgreSQL.
  */
 import assert from 'node:assert/strict';
@@ -40,6 +40,15 @@ const ACCOUNT = `id organizationId email phone fullName shortName companyName co
   timeZone createdAt updatedAt lastSignInAt confirmedAt groups { count list { id } }
   devices { count list { id } } vehicles { count list { id } } drivers { count list { id } }
   driverProfiles { count list { id } } driverContacts { count } descriptions { count }`;
+// Drivers and trips: `Driver.descriptions` is not declared (every column); every Trip field is.
+const DRIVER = `id label idKey createdAt updatedAt userProfile { id } userContact { id }
+  currentVehicle { id } defaultVehicle { id } active vehicles { count list { id } }
+  currentVehicles { count list { id } } groups { count list { id } } lastTrip { id }
+  trips { count list { id } } vehicleSessions { count list { id } } descriptions { count }`;
+const TRIP = `id startedAt endedAt durationSeconds startPosition { latitude longitude recordedAt }
+  endPosition { latitude longitude recordedAt } startAddress endAddress distanceKm maxSpeedKmh
+  averageSpeedKmh idleDurationSeconds fuelUsedLiters device { id } vehicle { id } driver { id }
+  harshes { count list { id kind } } overspeeds { count list { id } } metadata { count list { id key } }`;
 const present = (values: any[]) => values.filter((value) => value != null);
 
 const cases: Array<ProjectionCase & { type: string }> = [
@@ -84,6 +93,30 @@ const cases: Array<ProjectionCase & { type: string }> = [
     full: GROUP,
     wrap: (s) => `{ devices(pageSize: 100) { list { id groups { list { ${s} } } } } }`,
     items: (d) => d.devices.list.flatMap((device: any) => device.groups.list),
+  },
+  {
+    type: 'Driver (root page)',
+    full: DRIVER,
+    wrap: (s) => `{ drivers(pageSize: 100) { list { ${s} } } }`,
+    items: (d) => d.drivers.list,
+  },
+  {
+    type: 'Driver (Group.drivers)',
+    full: DRIVER,
+    wrap: (s) => `{ groups { list { id drivers { list { ${s} } } } } }`,
+    items: (d) => d.groups.list.flatMap((g: any) => g.drivers.list),
+  },
+  {
+    type: 'Trip (Device.trips)',
+    full: TRIP,
+    wrap: (s) => `{ devices(pageSize: 100) { list { id trips(pageSize: 50) { list { ${s} } } } } }`,
+    items: (d) => d.devices.list.flatMap((device: any) => device.trips.list),
+  },
+  {
+    type: 'Trip (Driver.trips)',
+    full: TRIP,
+    wrap: (s) => `{ drivers { list { id trips(pageSize: 50) { list { ${s} } } } } }`,
+    items: (d) => d.drivers.list.flatMap((driver: any) => driver.trips.list),
   },
 ];
 

@@ -10,7 +10,7 @@
  *
  *   npx tsx tools/bench/src/subgraph-engine.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (3), BENCH_CONCURRENCY (20), BENCH_TOP (5) statements,
- *     BENCH_SHAPES (small,deep), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
+ *     BENCH_SHAPES (small,deep; fleet-core also has trips), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
  *     processes write CPU profiles (cpu-profile.mjs; read with cpu-profile-top.mjs)
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
@@ -31,12 +31,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const TOP = Number(process.env.BENCH_TOP ?? 5);
 
-/** Per subgraph: its cheapest query, and a page of 50 with its relations. */
-const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string }> = {
+/**
+ * Per subgraph: its cheapest query, a page of 50 with its relations, and other shapes run only
+ * when BENCH_SHAPES names them.
+ */
+const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string } & Record<string, string>> = {
   'fleet-core': {
     small: 'query Me { account { fullName } }',
     deep: `query Devices { devices(pageSize: 50) { list {
       id status owner { fullName } currentVehicle { plate make model } groups { list { label } } } } }`,
+    trips: `query Trips { devices(pageSize: 10) { list { id trips(pageSize: 50) { list {
+      id startedAt durationSeconds distanceKm averageSpeedKmh vehicle { id } } } } } }`,
   },
   dvir: {
     small: 'query One { inspectionReports(pageSize: 1) { list { id } } }',
@@ -60,9 +65,8 @@ const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string }> = {
 const SUBGRAPH = process.env.BENCH_SUBGRAPH ?? 'fleet-core';
 const SHAPES = SUBGRAPH_SHAPES[SUBGRAPH];
 if (!SHAPES) throw new Error(`BENCH_SUBGRAPH must be one of ${Object.keys(SUBGRAPH_SHAPES).join(', ')}`);
-type ShapeName = 'small' | 'deep';
-const SHAPE_NAMES = (process.env.BENCH_SHAPES?.split(',') ?? Object.keys(SHAPES)).filter(
-  (name): name is ShapeName => name in SHAPES,
+const SHAPE_NAMES = (process.env.BENCH_SHAPES?.split(',') ?? ['small', 'deep']).filter(
+  (name) => name in SHAPES,
 );
 
 interface Cell {
@@ -143,25 +147,25 @@ try {
   const target: Target = { pool, path: url.pathname, headers: platform.subgraphHeaders };
   const bodies = Object.fromEntries(
     Object.entries(SHAPES).map(([name, query]) => [name, JSON.stringify({ query })]),
-  ) as Record<ShapeName, string>;
+  );
   // Warm-up (JIT, connection pool, caches), unmeasured.
-  for (const name of SHAPE_NAMES) await drive(target, [token], [bodies[name]], 1, CONCURRENCY);
+  for (const name of SHAPE_NAMES) await drive(target, [token], [bodies[name]!], 1, CONCURRENCY);
 
-  const cells: Record<ShapeName, Cell[]> = { small: [], deep: [] };
+  const cells: Record<string, Cell[]> = Object.fromEntries(SHAPE_NAMES.map((name) => [name, []]));
   let deepTop: Awaited<ReturnType<typeof topStatements>> = [];
   for (let round = 0; round < ROUNDS; round++)
     for (const name of SHAPE_NAMES) {
       await resetStatistics();
       const cpuBefore = cpuMs(pid);
-      const { requests, seconds } = await drive(target, [token], [bodies[name]], SECONDS, CONCURRENCY);
+      const { requests, seconds } = await drive(target, [token], [bodies[name]!], SECONDS, CONCURRENCY);
       const used = cpuMs(pid) - cpuBefore;
       const pg = await databaseTime();
-      cells[name].push({ requests, seconds, cpuMs: used, pgMs: pg.ms, statements: pg.calls });
+      cells[name]!.push({ requests, seconds, cpuMs: used, pgMs: pg.ms, statements: pg.calls });
       if (name === 'deep' && round === ROUNDS - 1) deepTop = await topStatements(requests);
     }
 
-  const total = (name: ShapeName) => {
-    const list = cells[name];
+  const total = (name: string) => {
+    const list = cells[name]!;
     const sum = (pick: (c: Cell) => number) => list.reduce((s, c) => s + pick(c), 0);
     const requests = sum((c) => c.requests);
     return {
@@ -179,9 +183,9 @@ try {
         ? '; PostgreSQL time from pg_stat_statements (plan + execution)'
         : '; no pg_stat_statements'),
   );
-  const rows = Object.fromEntries(SHAPE_NAMES.map((name) => [name, total(name)])) as Partial<
-    Record<ShapeName, ReturnType<typeof total>>
-  >;
+  const rows: Record<string, ReturnType<typeof total>> = Object.fromEntries(
+    SHAPE_NAMES.map((name) => [name, total(name)]),
+  );
   for (const name of SHAPE_NAMES) {
     const r = rows[name]!;
     console.log(

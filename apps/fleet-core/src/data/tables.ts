@@ -163,6 +163,18 @@ export const drivers: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['dr.label', 'dr.id'], fields: ['label', 'id'] },
+  fieldNeeds: {
+    userProfile: ['userProfileId'],
+    userContact: ['userContactId'],
+    currentVehicle: ['currentVehicleId'],
+    defaultVehicle: ['defaultVehicleId'],
+    vehicles: [],
+    currentVehicles: [],
+    groups: [],
+    lastTrip: [],
+    trips: [],
+    vehicleSessions: [],
+  },
 };
 
 /** Newest first: (started_at desc, id desc), served by the (owner_id, started_at desc, id desc) indexes. */
@@ -188,6 +200,22 @@ export const trips: TableSpec = {
     fuelUsedL: 'fuel_used_l',
   },
   order: { columns: ['t.started_at', 't.id'], fields: ['startedAt', 'id'], direction: 'desc' },
+  // What the Trip resolvers (resolvers/trips.ts) compute their fields from.
+  fieldNeeds: {
+    durationSeconds: ['startedAt', 'endedAt'],
+    startPosition: ['startLatitude', 'startLongitude', 'startedAt'],
+    endPosition: ['endLatitude', 'endLongitude', 'endedAt'],
+    distanceKm: ['distanceM'],
+    averageSpeedKmh: ['startedAt', 'endedAt', 'distanceM'],
+    idleDurationSeconds: ['idleS'],
+    fuelUsedLiters: ['fuelUsedL'],
+    device: ['deviceId'],
+    vehicle: ['vehicleId'],
+    driver: ['driverId'],
+    harshes: [],
+    overspeeds: [],
+    metadata: [],
+  },
 };
 
 export const tripHarshes: TableSpec = {

@@ -1,8 +1,9 @@
 /** Root queries driver, drivers and getMetadatum. */
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
 import { badInput, fingerprint, pageRequest, toPage, type PageArgs } from '@fleetgraph/paging';
 import { visibleDrivers } from '@fleetgraph/visibility';
-import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { PAGE_RULES } from '../data/relation-specs';
 import { applySortKeyset, keyAlias, type SortKey } from '../data/sort-keyset';
@@ -82,13 +83,13 @@ export const DriverQueries = {
   driver: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
     args.id != null ? loaders.driver.load(args.id) : loaders.driverByProfile.load(user.uid),
 
-  async drivers(_: unknown, args: DriversArgs, { loaders }: Ctx) {
+  async drivers(_: unknown, args: DriversArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
     const { knex, viewer, codec } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const keys = sortKeys(args.sort);
     const request = pageRequest(codec, args, PAGE_RULES.drivers, fingerprint('drivers', filters));
     const base = driversBase(knex, viewer, args);
-    const query = base.clone().select(t.selectColumns(t.drivers));
+    const query = base.clone().select(t.selectColumns(t.drivers, listProjection(t.drivers, info)));
     try {
       applySortKeyset(knex, query, keys, request.after);
     } catch {
