@@ -174,6 +174,22 @@ describe('application pages', () => {
     );
   });
 
+  test('a client id holding a NUL character is a 404 page on every application route, never a 500', async () => {
+    const browser = await signedIn(await insertUser(sso.knex));
+    const csrf = csrfFrom((await browser.get('/applications/new')).body);
+    const form = { csrf_token: csrf, name: 'x', redirect_uris: 'https://a.example.test/cb' };
+    const answers = [
+      await browser.get('/applications/%00'),
+      await browser.post('/applications/%00', form),
+      await browser.post('/applications/fg_%00x/rotate-secret', { csrf_token: csrf }),
+      await browser.post('/applications/%00/delete', { csrf_token: csrf }),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.statusCode, 404, answer.body.slice(0, 200));
+      assert.match(answer.headers['content-type'] as string, /text\/html/);
+    }
+  });
+
   test('sign-out ends the session; next= cannot point outside the application pages', async () => {
     const user = await insertUser(sso.knex);
     const browser = await signedIn(user);

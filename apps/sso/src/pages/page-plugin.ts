@@ -42,6 +42,15 @@ export function formField(body: unknown, name: string): string | undefined {
   return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
 }
 
+/**
+ * A path parameter, or undefined when it holds a NUL character: PostgreSQL text cannot hold one,
+ * so no stored value can match it, and the statement would fail instead of finding nothing.
+ */
+export function routeParam(request: { params: unknown }, name: string): string | undefined {
+  const value = (request.params as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
+}
+
 /** Every value of a field that may repeat (checkboxes). */
 export function formFields(body: unknown, name: string): string[] {
   const value = (body as Record<string, unknown> | undefined)?.[name];

@@ -33,7 +33,7 @@ import {
   type ApplicationFormValues,
 } from '../pages/application-pages';
 import { errorPage, signInPage } from '../pages/authorize-pages';
-import { formField, formFields, pageDefaults, sendPage } from '../pages/page-plugin';
+import { formField, formFields, pageDefaults, routeParam, sendPage } from '../pages/page-plugin';
 import {
   cookieNames,
   cookieOptions,
@@ -104,7 +104,8 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     return user;
   }
 
-  async function ownApplication(userId: string, clientId: string) {
+  async function ownApplication(userId: string, clientId: string | undefined) {
+    if (clientId === undefined) return undefined;
     const application = await findApplication(ctx.knex, clientId);
     return application && application.ownerUserId === userId ? application : undefined;
   }
@@ -190,7 +191,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
   app.get('/applications/:clientId', async (request, reply) => {
     const user = await signedInUser(request, reply);
     if (!user) return reply;
-    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
     if (!application) return notFound(reply);
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
     return sendPage(
@@ -204,7 +205,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const user = await signedInUser(request, reply);
     if (!user) return reply;
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
     if (!application) return notFound(reply);
     const values = formValues(request.body, application.confidential);
     const { settings, problems } = validateApplicationSettings(values);
@@ -236,7 +237,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const user = await signedInUser(request, reply);
     if (!user) return reply;
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
     if (!application) return notFound(reply);
     const secret = await rotateClientSecret(ctx.knex, application.clientId);
     ctx.applications?.invalidate(application.clientId);
@@ -254,7 +255,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     const user = await signedInUser(request, reply);
     if (!user) return reply;
     if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, (request.params as { clientId: string }).clientId);
+    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
     if (!application) return notFound(reply);
     await publishRevocations(ctx, await revokeTokensOf(ctx.knex, { clientId: application.clientId }));
     await deleteApplication(ctx.knex, application.clientId);
