@@ -28,6 +28,7 @@ import {
 import { errorResponse, SUBGRAPH_RETRY_AFTER_SECONDS } from './errors';
 import { checkArgumentValues } from './input-limits';
 import { DateTimeScalar, JsonScalar } from './scalars';
+import { guardEntities } from './entities';
 import { resolvePagedCounts } from './paged-count';
 import { viewerOf } from './viewer';
 
@@ -77,16 +78,19 @@ declare module 'fastify' {
 }
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
-  const schema = resolvePagedCounts(
-    buildSubgraphSchema([
-      {
-        typeDefs: options.typeDefs,
-        resolvers: {
-          ...sharedScalarsOf(options.typeDefs),
-          ...options.resolvers,
-        } as GraphQLResolverMap<unknown>,
-      },
-    ]),
+  const schema = guardEntities(
+    resolvePagedCounts(
+      buildSubgraphSchema([
+        {
+          typeDefs: options.typeDefs,
+          resolvers: {
+            ...sharedScalarsOf(options.typeDefs),
+            ...options.resolvers,
+          } as GraphQLResolverMap<unknown>,
+        },
+      ]),
+    ),
+    options.typeDefs,
   );
   const path = options.path ?? '/graphql';
 

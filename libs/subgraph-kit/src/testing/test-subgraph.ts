@@ -19,6 +19,8 @@ const SDL = `
 extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])
 scalar DateTime
 type Item @key(fields: "id") { id: ID! name: String! }
+"A stub of another subgraph's entity (no resolver: the representation is the answer)."
+type Owner @key(fields: "id", resolvable: false) { id: ID! }
 input ItemFilter { ids: [ID!] names: [String!] }
 type Query {
   items(ids: [ID!], filter: ItemFilter): [Item!]!
