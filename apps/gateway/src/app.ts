@@ -6,7 +6,7 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import { createRevocationList, createTokenVerifier, type RevocationList } from '@fleetgraph/auth';
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
@@ -32,6 +32,12 @@ import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
+import {
+  GRAPHQL_METHODS,
+  methodNotAllowed,
+  refuseContentEncoding,
+  refusedRequestHandler,
+} from './refused-requests';
 
 export interface GatewayBuildOptions {
   jwks?: JWTVerifyGetKey;
@@ -195,11 +201,13 @@ export async function buildApp(
   if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
   app.route({
     url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
+    method: [...GRAPHQL_METHODS],
     handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
-    errorHandler: payloadTooLargeHandler(config.maxBodyBytes),
+    onRequest: refuseContentEncoding,
+    errorHandler: refusedRequestHandler(config.maxBodyBytes),
     onSend: legacyJsonStatus,
   });
+  app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
   registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });
   // Without the SSO's keys no token verifies: not ready until they were fetched once (after that,
@@ -227,34 +235,4 @@ export async function buildApp(
     }),
   );
   return app;
-}
-
-/**
- * A body over the limit is refused by Fastify before the GraphQL layer sees it; answer it as a
- * GraphQL error (HTTP 413, PAYLOAD_TOO_LARGE). Other errors go on to the server's error handler.
- */
-function payloadTooLargeHandler(limit: number) {
-  return (
-    error: Error & { statusCode?: number; code?: string },
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => {
-    if (error.statusCode !== 413) throw error;
-    const length = Number(request.headers['content-length']);
-    return reply
-      .code(413)
-      .type('application/json; charset=utf-8')
-      .send({
-        errors: [
-          {
-            message: `Request body is larger than the maximum of ${limit} bytes: send a smaller request.`,
-            extensions: {
-              code: 'PAYLOAD_TOO_LARGE',
-              limit,
-              ...(Number.isFinite(length) && length > 0 ? { measured: length } : {}),
-            },
-          },
-        ],
-      });
-  };
 }

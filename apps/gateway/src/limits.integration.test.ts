@@ -145,14 +145,83 @@ describe('query limits with the default configuration', () => {
     assert.equal(subgraphCalls, 0);
   });
 
-  test('other body errors keep the server error handler (bad JSON is a 400, not a 500)', async () => {
+  /** A request refused before GraphQL: its status, and one GraphQL error with the code. */
+  async function refusal(request: {
+    method?: 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+    headers?: Record<string, string>;
+    payload?: string | Buffer;
+  }) {
     const response = await app.inject({
+      method: request.method ?? 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${token}`, ...request.headers },
+      ...(request.payload !== undefined ? { payload: request.payload } : {}),
+    });
+    assert.match(String(response.headers['content-type']), /application\/json/, response.body);
+    const body = response.json() as { errors: Array<{ message: string; extensions: { code: string } }> };
+    assert.equal(body.errors.length, 1, response.body);
+    return { status: response.statusCode, headers: response.headers, error: body.errors[0]! };
+  }
+
+  test('a body that is not JSON, empty, or holding __proto__ is 400 BAD_REQUEST, saying what to send', async () => {
+    const json = { 'content-type': 'application/json' };
+    for (const payload of [
+      '{"query": ',
+      '',
+      '{"query":"{ __typename }","variables":{"__proto__":{"x":1}}}',
+    ]) {
+      const { status, error } = await refusal({ headers: json, payload });
+      assert.equal(status, 400, payload);
+      assert.equal(error.extensions.code, 'BAD_REQUEST');
+      assert.match(error.message, /send \{"query"/);
+    }
+    assert.match(
+      (await refusal({ headers: json, payload: '{"a":{"__proto__":1}}' })).error.message,
+      /__proto__/,
+    );
+    assert.equal(subgraphCalls, 0);
+  });
+
+  test('a media type other than JSON, or a compressed body, is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const body = JSON.stringify({ query: '{ __typename }' });
+    for (const headers of [
+      { 'content-type': 'text/xml' },
+      { 'content-type': 'multipart/form-data; boundary=x' },
+    ]) {
+      const { status, error } = await refusal({ headers, payload: body });
+      assert.equal(status, 415);
+      assert.equal(error.extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+      assert.match(error.message, /is not supported: POST application\/json/);
+    }
+    const { gzipSync } = await import('node:zlib');
+    const compressed = await refusal({
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(body),
+    });
+    assert.equal(compressed.status, 415);
+    assert.equal(compressed.error.extensions.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.match(compressed.error.message, /Content-Encoding "gzip" is not supported/);
+    const identity = await app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      payload: '{"query": ',
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'identity',
+        authorization: `Bearer ${token}`,
+      },
+      payload: body,
     });
-    assert.equal(response.statusCode, 400);
+    assert.equal(identity.statusCode, 200, 'identity is no encoding');
+    assert.equal(subgraphCalls, 0);
+  });
+
+  test('PUT, DELETE and PATCH are 405 METHOD_NOT_ALLOWED with Allow', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH'] as const) {
+      const { status, headers, error } = await refusal({ method });
+      assert.equal(status, 405);
+      assert.equal(headers.allow, 'GET, POST, OPTIONS');
+      assert.equal(error.extensions.code, 'METHOD_NOT_ALLOWED');
+    }
   });
 
   test('the standard IntrospectionQuery is answered when introspection is on', async () => {
