@@ -24,7 +24,8 @@ export function checkScope(requested: string | undefined, allowed: string): stri
   const allowedSet = allowed.split(' ').filter(Boolean);
   const wanted = new Set(requested.split(' ').filter(Boolean));
   const unknown = [...wanted].filter((scope) => !allowedSet.includes(scope));
-  if (unknown.length > 0) throw new OAuthError('invalid_scope', `Scope not allowed: ${refusedScopes(unknown)}`);
+  if (unknown.length > 0)
+    throw new OAuthError('invalid_scope', `Scope not allowed: ${refusedScopes(unknown)}`);
   const granted = allowedSet.filter((scope) => wanted.has(scope));
   return granted.length > 0 ? granted.join(' ') : allowed;
 }
