@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createServer } from './server';
+import { createServer, MAX_ERROR_MESSAGE } from './server';
 
 const app = createServer({ name: 'kit-test', logLevel: 'silent' });
 let failing = true;
@@ -73,4 +73,12 @@ test('an internal error is hidden behind a generic message with the request id; 
   const missing = await app.inject({ method: 'GET', url: '/nowhere?x=1' });
   assert.equal(missing.statusCode, 404);
   assert.deepEqual(missing.json(), { error: 'not_found', message: 'No route for GET /nowhere' });
+});
+
+test('a client error quoting the request is clipped: a 5,000-character path is not echoed whole', async () => {
+  const path = `/${'a'.repeat(5_000)}`;
+  const missing = await app.inject({ method: 'GET', url: path });
+  assert.equal(missing.statusCode, 404);
+  const { message } = missing.json() as { message: string };
+  assert.equal(message, `${`No route for GET ${path}`.slice(0, MAX_ERROR_MESSAGE)}...`);
 });

@@ -127,7 +127,10 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)
-      .send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+      .send({
+        error: 'not_found',
+        message: clip(`No route for ${request.method} ${request.url.split('?')[0]}`),
+      });
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
@@ -149,11 +152,16 @@ export function createServer(options: ServerOptions): FastifyInstance {
         .code(status)
         .send({ error: 'internal_error', message: 'Internal server error', requestId: request.id });
     }
-    return reply.code(status).send({ error: error.code ?? 'bad_request', message: error.message });
+    return reply.code(status).send({ error: error.code ?? 'bad_request', message: clip(error.message) });
   });
 
   return app;
 }
+
+/** Longest message of a client error: some quote the request (a path of 8 KB, a parameter) whole. */
+export const MAX_ERROR_MESSAGE = 200;
+const clip = (message: string) =>
+  message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE)}...` : message;
 
 const requestSpans = new WeakMap<FastifyRequest, Span>();
 
