@@ -10,6 +10,9 @@
  *   small      `account { fullName }` (fleet-core)
  *   deep       the devices page: 50 devices with owner, current vehicle and groups (fleet-core)
  *   geodecode  a reverse geocoding of a point (geodecode)
+ *   dvir       20 inspection reports with their answers in French and their defects (dvir)
+ *   mobility   50 transaction anomalies (mobility)
+ *   maintenance  50 items of upcoming work with template and criticality (maintenance)
  * Traffic shapes:
  *   one        one login repeating one query (the best case for collapsing identical calls)
  *   many       LOGINS logins, each connection its own, with varied queries (nothing to collapse)
@@ -21,7 +24,7 @@
  *
  *   npx tsx tools/bench/src/gateway-peers.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (2), BENCH_CONCURRENCY (20), BENCH_LOGINS (20),
- *     BENCH_SHAPES (small,deep,geodecode), BENCH_TRAFFIC (one,many),
+ *     BENCH_SHAPES (small,deep,geodecode,dvir,mobility,maintenance), BENCH_TRAFFIC (one,many),
  *     BENCH_MODES (direct,uncached,cached,hive,hive-nodedup),
  *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
  *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
@@ -51,7 +54,15 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 20);
 const list = (value: string | undefined, all: string[]) =>
   value ? value.split(',').filter((v) => all.includes(v)) : all;
-const SHAPES = list(process.env.BENCH_SHAPES, ['small', 'deep', 'geodecode']);
+const SHAPES = list(process.env.BENCH_SHAPES, [
+  'small',
+  'deep',
+  'geodecode',
+  'dvir',
+  'mobility',
+  'maintenance',
+]);
+const SHAPE_WIDTH = Math.max(10, ...SHAPES.map((shape) => shape.length + 1));
 const TRAFFIC = list(process.env.BENCH_TRAFFIC, ['one', 'many']) as Traffic[];
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const MODES = list(process.env.BENCH_MODES, [
@@ -87,6 +98,17 @@ const GEODECODE = `query Geodecode($lat: Float, $lng: Float) {
   geodecode(lat: $lat, lng: $lng, radius: 500, maxResult: 3, lang: "de") {
     extent { minLat maxLat } elements { kind country countryCode city street houseNumber distance } } }`;
 const POINTS = CITY_POINTS;
+const reports = (pageSize: number, extra = '') => `query Reports { inspectionReports(pageSize: ${pageSize}) {
+  list { id status${extra} inspectionType startedAt
+    inspectionAnswers(locale: FR) { list { id result resultLabel itemName } }
+    defects { list { id status outOfService } } } } }`;
+const anomalies = (pageSize: number, extra = '') => `query Anomalies {
+  mobilityTransactionAnomalies(pageSize: ${pageSize}) { list { id code severity${extra} detectedAt transactedAt locationCity } } }`;
+const upcoming = (
+  pageSize: number,
+  extra = '',
+) => `query Upcoming { maintenanceUpcomings(pageSize: ${pageSize}) {
+  count list { id${extra} dateDeadline remainingDaysToDrive remainingDistanceToDrive template { id system } criticality { code } } } }`;
 
 const SHAPE_DEFS: Shape[] = [
   {
@@ -119,6 +141,42 @@ const SHAPE_DEFS: Shape[] = [
     subgraph: 'geodecode',
     one: { query: GEODECODE, variables: { lat: POINTS[0]![0], lng: POINTS[0]![1] } },
     many: POINTS.map(([lat, lng]) => ({ query: GEODECODE, variables: { lat, lng } })),
+  },
+  {
+    name: 'dvir',
+    label: 'inspectionReports(pageSize: 20) { ... answers in French, defects }',
+    subgraph: 'dvir',
+    one: { query: reports(20) },
+    many: [
+      { query: reports(20) },
+      { query: reports(19) },
+      { query: reports(20, ' workflowStatus') },
+      { query: reports(18) },
+    ],
+  },
+  {
+    name: 'mobility',
+    label: 'mobilityTransactionAnomalies(pageSize: 50)',
+    subgraph: 'mobility',
+    one: { query: anomalies(50) },
+    many: [
+      { query: anomalies(50) },
+      { query: anomalies(49) },
+      { query: anomalies(50, ' observedValue') },
+      { query: anomalies(48) },
+    ],
+  },
+  {
+    name: 'maintenance',
+    label: 'maintenanceUpcomings(pageSize: 50) { ... template, criticality }',
+    subgraph: 'maintenance',
+    one: { query: upcoming(50) },
+    many: [
+      { query: upcoming(50) },
+      { query: upcoming(49) },
+      { query: upcoming(50, ' mileageDeadline') },
+      { query: upcoming(48) },
+    ],
   },
 ];
 
@@ -244,14 +302,14 @@ function printTable(
   const f = (n: number, places = 2) => (Number.isFinite(n) ? n.toFixed(places) : '-');
   const width = (label: string) => Math.max(label.length, 6) + 1;
   console.log(
-    `${'shape'.padEnd(10)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(width(m))).join('')}  ` +
+    `${'shape'.padEnd(SHAPE_WIDTH)}${'traffic'.padEnd(8)}${MODES.map((m) => m.padStart(width(m))).join('')}  ` +
       ratios.map(([label]) => label.padStart(width(label))).join(''),
   );
   for (const shape of SHAPES)
     for (const traffic of TRAFFIC) {
       const v = (mode: Mode) => value(shape, traffic, mode);
       console.log(
-        `${shape.padEnd(10)}${traffic.padEnd(8)}${MODES.map((m) => f(v(m), digits).padStart(width(m))).join('')}  ` +
+        `${shape.padEnd(SHAPE_WIDTH)}${traffic.padEnd(8)}${MODES.map((m) => f(v(m), digits).padStart(width(m))).join('')}  ` +
           ratios.map(([label, over, under]) => f(v(over) / v(under)).padStart(width(label))).join(''),
       );
     }
