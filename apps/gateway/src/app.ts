@@ -32,6 +32,7 @@ import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
+import { registerCors } from './cors';
 import {
   GRAPHQL_METHODS,
   methodNotAllowed,
@@ -67,6 +68,7 @@ export async function buildApp(
     bodyLimit: config.maxBodyBytes,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
+  if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
   // Observability and resilience (README "Operating the gateway"). The response cache reports
   // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
   const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });

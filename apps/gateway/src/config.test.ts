@@ -30,3 +30,19 @@ test('a zero timeout or a short metrics token is refused', () => {
   );
   assert.throws(() => loadGatewayConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN/);
 });
+
+test('CORS_ORIGINS: none by default (same origin only); origins or * listed; anything else refused', () => {
+  assert.deepEqual(loadGatewayConfig({}).corsOrigins, []);
+  assert.deepEqual(
+    loadGatewayConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins,
+    ['https://app.example.com', 'http://localhost:5173'],
+  );
+  assert.deepEqual(loadGatewayConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+  for (const bad of [
+    'https://app.example.com/',
+    'https://app.example.com/path',
+    'app.example.com',
+    'ftp://x.example',
+  ])
+    assert.throws(() => loadGatewayConfig({ CORS_ORIGINS: bad }), /CORS_ORIGINS: .* is not an origin/, bad);
+});

@@ -43,6 +43,11 @@ export interface GatewayConfig {
   metricsToken: string | undefined;
   /** Distinct operation names labelled in metrics; more are counted as "other". */
   metricsMaxOperations: number;
+  /**
+   * CORS_ORIGINS: browser origins allowed to call /graphql from another origin (comma separated,
+   * `https://app.example.com`, or `*` for any); empty (the default): same-origin only.
+   */
+  corsOrigins: string[];
   /** Redis: shared rate limits, query cache, persisted queries, and revocations published there too. */
   redisUrl: string | undefined;
   /**
@@ -152,6 +157,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     RATE_LIMIT_BURST: envField.int(0, 0),
     RATE_LIMIT_LEASE: envField.int(16, 1),
     RATE_LIMIT_PREFIX: z.string().min(1).default('fleetgraph:ratelimit:'),
+    CORS_ORIGINS: z.string().optional(),
     EXPLORER_CLIENT_ID: z.string().min(1).optional(),
     EXPLORER_CLIENT_SECRET: z.string().min(1).optional(),
     EXPLORER_PUBLIC_URL: z.string().url().optional(),
@@ -210,6 +216,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitLease: parsed.RATE_LIMIT_LEASE,
     rateLimitPrefix: parsed.RATE_LIMIT_PREFIX,
+    corsOrigins: corsOrigins(parsed.CORS_ORIGINS),
     explorer:
       parsed.EXPLORER_CLIENT_ID && parsed.EXPLORER_CLIENT_SECRET
         ? {
@@ -222,6 +229,27 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
           }
         : undefined,
   };
+}
+
+/** CORS_ORIGINS -> the allowed origins; each must be `*` or exactly an origin (no path, no slash). */
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  const isOrigin = (origin: string) => {
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
+    } catch {
+      return false;
+    }
+  };
+  const problems = origins
+    .filter((origin) => origin !== '*' && !isOrigin(origin))
+    .map((origin) => `CORS_ORIGINS: ${origin} is not an origin (http(s)://host[:port], no path) or *`);
+  if (problems.length > 0) throw new ConfigError('gateway', problems);
+  return origins;
 }
 
 /** SUBGRAPH_<NAME>_TIMEOUT_MS -> { name: ms } (name lower-case, `_` -> `-`, as for the URLs). */
