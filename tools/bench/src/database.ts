@@ -23,7 +23,11 @@ export async function benchDatabase(
         : {}),
     });
     process.env.DATABASE_URL = server.url;
-    stopServer = server.stop;
+    stopServer = async () => {
+      await server.stop();
+      // A later benchmark database of this run starts its own server instead of this stopped one.
+      delete process.env.DATABASE_URL;
+    };
   }
   const database = await createTestDatabase(label);
   return {
