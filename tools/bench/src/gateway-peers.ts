@@ -110,6 +110,27 @@ const upcoming = (
 ) => `query Upcoming { maintenanceUpcomings(pageSize: ${pageSize}) {
   count list { id${extra} dateDeadline remainingDaysToDrive remainingDistanceToDrive template { id system } criticality { code } } } }`;
 
+/**
+ * A page shape: one login repeats the page of `size`; many logins vary it (one item fewer, one
+ * field more, two fewer), so no two variants share a subgraph call or a cache entry.
+ */
+const pageShape = (
+  name: string,
+  label: string,
+  subgraph: string,
+  page: (size: number, extra?: string) => string,
+  size: number,
+  extraField: string,
+): Shape => ({
+  name,
+  label,
+  subgraph,
+  one: { query: page(size) },
+  many: [page(size), page(size - 1), page(size, ` ${extraField}`), page(size - 2)].map((query) => ({
+    query,
+  })),
+});
+
 const SHAPE_DEFS: Shape[] = [
   {
     name: 'small',
@@ -123,18 +144,14 @@ const SHAPE_DEFS: Shape[] = [
       { query: 'query Me { account { fullName shortName } }' },
     ],
   },
-  {
-    name: 'deep',
-    label: 'devices(pageSize: 50) { ... owner, currentVehicle, groups }',
-    subgraph: 'fleet-core',
-    one: { query: deep(50) },
-    many: [
-      { query: deep(50) },
-      { query: deep(49) },
-      { query: deep(50, ' lastConnectionAt') },
-      { query: deep(48) },
-    ],
-  },
+  pageShape(
+    'deep',
+    'devices(pageSize: 50) { ... owner, currentVehicle, groups }',
+    'fleet-core',
+    deep,
+    50,
+    'lastConnectionAt',
+  ),
   {
     name: 'geodecode',
     label: 'geodecode(lat, lng, radius: 500, maxResult: 3)',
@@ -142,42 +159,30 @@ const SHAPE_DEFS: Shape[] = [
     one: { query: GEODECODE, variables: { lat: POINTS[0]![0], lng: POINTS[0]![1] } },
     many: POINTS.map(([lat, lng]) => ({ query: GEODECODE, variables: { lat, lng } })),
   },
-  {
-    name: 'dvir',
-    label: 'inspectionReports(pageSize: 20) { ... answers in French, defects }',
-    subgraph: 'dvir',
-    one: { query: reports(20) },
-    many: [
-      { query: reports(20) },
-      { query: reports(19) },
-      { query: reports(20, ' workflowStatus') },
-      { query: reports(18) },
-    ],
-  },
-  {
-    name: 'mobility',
-    label: 'mobilityTransactionAnomalies(pageSize: 50)',
-    subgraph: 'mobility',
-    one: { query: anomalies(50) },
-    many: [
-      { query: anomalies(50) },
-      { query: anomalies(49) },
-      { query: anomalies(50, ' observedValue') },
-      { query: anomalies(48) },
-    ],
-  },
-  {
-    name: 'maintenance',
-    label: 'maintenanceUpcomings(pageSize: 50) { ... template, criticality }',
-    subgraph: 'maintenance',
-    one: { query: upcoming(50) },
-    many: [
-      { query: upcoming(50) },
-      { query: upcoming(49) },
-      { query: upcoming(50, ' mileageDeadline') },
-      { query: upcoming(48) },
-    ],
-  },
+  pageShape(
+    'dvir',
+    'inspectionReports(pageSize: 20) { ... answers in French, defects }',
+    'dvir',
+    reports,
+    20,
+    'workflowStatus',
+  ),
+  pageShape(
+    'mobility',
+    'mobilityTransactionAnomalies(pageSize: 50)',
+    'mobility',
+    anomalies,
+    50,
+    'observedValue',
+  ),
+  pageShape(
+    'maintenance',
+    'maintenanceUpcomings(pageSize: 50) { ... template, criticality }',
+    'maintenance',
+    upcoming,
+    50,
+    'mileageDeadline',
+  ),
 ];
 
 /** CONCURRENCY loops for `seconds` (load.ts `drive`): requests per second and the requests sent. */
