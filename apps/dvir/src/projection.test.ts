@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { dataOf } from '@fleetgraph/testing';
 import { assertProjectionKeepsAnswers, type ProjectionCase } from '@fleetgraph/subgraph-kit/testing';
 import { startDvirHarness, type DvirHarness } from './testing/fixture';
-import { ANSWER, DEFECT, REPORT } from './testing/fields';
+import { ANSWER, ATTACHMENT, DEFECT, ITEM, REPORT } from './testing/fields';
 
 let h: DvirHarness;
 let F: any;
@@ -60,6 +60,34 @@ const cases: Array<ProjectionCase & { type: string }> = [
     full: DEFECT,
     wrap: (s) => `{ inspectionReports(pageSize: 20) { list { id defects { list { ${s} } } } } }`,
     items: (d) => d.inspectionReports.list.flatMap((r: any) => r.defects.list),
+  },
+  {
+    type: 'InspectionItem (Template.inspectionItems, locale FR)',
+    full: ITEM,
+    wrap: (s) => `{ inspectionTemplates { list { id inspectionItems(locale: FR) { list { ${s} } } } } }`,
+    items: (d) => d.inspectionTemplates.list.flatMap((t: any) => t.inspectionItems.list),
+  },
+  {
+    type: 'InspectionItem (Template.inspectionItems, no locale)',
+    full: ITEM,
+    wrap: (s) => `{ inspectionTemplates { list { id inspectionItems { list { ${s} } } } } }`,
+    items: (d) => d.inspectionTemplates.list.flatMap((t: any) => t.inspectionItems.list),
+  },
+  {
+    type: 'DvirAttachment (Report.attachments)',
+    full: ATTACHMENT,
+    wrap: (s) => `{ inspectionReports(pageSize: 20) { list { id attachments { list { ${s} } } } } }`,
+    items: (d) => d.inspectionReports.list.flatMap((r: any) => r.attachments.list),
+  },
+  {
+    type: 'DvirAttachment (Answer.attachments)',
+    full: ATTACHMENT,
+    wrap: (s) =>
+      `{ inspectionReports(pageSize: 20) { list { id inspectionAnswers { list { id attachments { list { ${s} } } } } } } }`,
+    items: (d) =>
+      d.inspectionReports.list.flatMap((r: any) =>
+        r.inspectionAnswers.list.flatMap((a: any) => a.attachments.list),
+      ),
   },
 ];
 

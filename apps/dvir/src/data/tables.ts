@@ -47,6 +47,12 @@ export const items: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['it.order_position', 'it.id'], fields: ['orderPosition', 'id'] },
+  // categoryLabel's default language is the parent template's, copied onto the row (types.ts).
+  fieldNeeds: {
+    name: ['translations', 'baseName'],
+    description: ['translations', 'baseDescription'],
+    categoryLabel: ['category'],
+  },
 };
 
 export const reports: TableSpec = {
@@ -175,6 +181,10 @@ export const attachments: TableSpec = {
     updatedAt: 'updated_at',
   },
   order: { columns: ['at.created_at', 'at.id'], fields: ['createdAt', 'id'] },
+  fieldNeeds: {
+    fileAttached: ['storageKey', 'byteSize'],
+    fileUrl: ['storageKey', 'filename', 'contentType'],
+  },
 };
 
 export type Row = Record<string, any>;
