@@ -8,7 +8,13 @@
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
-import { relationLoader, type CursorCodec, type RelationSpec } from '@fleetgraph/paging';
+import {
+  keyLookup,
+  relationLoader,
+  selectColumns,
+  type CursorCodec,
+  type RelationSpec,
+} from '@fleetgraph/paging';
 import { visibleVehicles } from '@fleetgraph/visibility';
 import { upcomingForVehicle, type UpcomingItem } from './domain/upcoming';
 import {
@@ -49,6 +55,40 @@ const historyRelation: RelationSpec = {
       .whereIn('h.vehicle_id', visibleVehicles(k, v)),
 };
 
+type Viewer = { viewer: string };
+const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const });
+
+const thresholdColumns = {
+  id: 'id',
+  organizationId: 'organization_id',
+  code: 'code',
+  criticality: 'criticality',
+  remainingDistance: 'remaining_distance_km',
+  remainingDuration: 'remaining_days',
+  description: 'description',
+};
+
+/**
+ * Lookups by id for entity references, compiled once per process with the viewer bound as a
+ * value (keyLookup): one statement text whatever the batch size, null for what the viewer does
+ * not see. `vehicle` only tells whether a vehicle id is visible.
+ */
+const lookups = {
+  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p) =>
+    knex.select('v.id').from(visibleVehicles(knex, p.viewer).as('v')),
+  ),
+  history: keyLookup<Viewer>(byId('h.id'), ['viewer'], (knex, p) =>
+    knex('maintenance.history as h')
+      .select(selectColumns(historySpec))
+      .whereIn('h.vehicle_id', visibleVehicles(knex, p.viewer)),
+  ),
+  threshold: keyLookup<Viewer>(byId('c.id'), ['viewer'], (knex, p) =>
+    visibleThresholds(knex, p.viewer).select(
+      selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))),
+    ),
+  ),
+};
+
 export function createLoaders(services: MaintenanceServices, user: UserContext) {
   const { knex, codec } = services;
   const viewer = user.uid;
@@ -85,33 +125,10 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     return ids.map((id) => byVehicle.get(id) ?? []);
   });
 
-  const visibleVehicle = new DataLoader<string, boolean>(async (ids) => {
-    const rows: Array<{ id: string }> = await knex
-      .select('v.id')
-      .from(visibleVehicles(knex, viewer).as('v'))
-      .whereRaw('v.id = any(?::uuid[])', [[...ids]]);
-    const seen = new Set(rows.map((r) => r.id.toLowerCase()));
-    return ids.map((id) => seen.has(id.toLowerCase()));
-  });
-
-  const historyById = new DataLoader<string, HistoryModel | null>(async (ids) => {
-    const rows: HistoryModel[] = await knex('maintenance.history as h')
-      .select(
-        selectAs(Object.fromEntries(Object.entries(historySpec.columns).map(([k, v]) => [k, `h.${v}`]))),
-      )
-      .whereRaw('h.id = any(?::uuid[])', [[...ids]])
-      .whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
-    const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
-    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
-  });
-
-  const thresholdById = new DataLoader<string, Record<string, unknown> | null>(async (ids) => {
-    const rows: Array<Record<string, unknown> & { id: string }> = await visibleThresholds(knex, viewer)
-      .select(selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))))
-      .whereRaw('c.id = any(?::uuid[])', [[...ids]]);
-    const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
-    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
-  });
+  const visible = { viewer };
+  const visibleVehicle = lookups.vehicle.loader<{ id: string }>(knex, visible);
+  const historyById = lookups.history.loader<HistoryModel>(knex, visible);
+  const thresholdById = lookups.threshold.loader<Record<string, unknown>>(knex, visible);
 
   return {
     knex,
@@ -132,15 +149,5 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     },
   };
 }
-
-const thresholdColumns = {
-  id: 'id',
-  organizationId: 'organization_id',
-  code: 'code',
-  criticality: 'criticality',
-  remainingDistance: 'remaining_distance_km',
-  remainingDuration: 'remaining_days',
-  description: 'description',
-};
 
 export type MaintenanceLoaders = ReturnType<typeof createLoaders>;

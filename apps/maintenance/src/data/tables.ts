@@ -62,7 +62,8 @@ export const historySpec: TableSpec = {
   order: { columns: ['h.done_at', 'h.id'], fields: ['date', 'id'], direction: 'desc' },
 };
 
-export interface HistoryModel {
+// A type, not an interface: lookups (keyLookup) take record-shaped models.
+export type HistoryModel = {
   id: string;
   vehicleId: string;
   templateId: string;
@@ -70,7 +71,7 @@ export interface HistoryModel {
   date: Date;
   notes: string | null;
   fromExternalService: boolean;
-}
+};
 
 /** Templates visible to the viewer: global ones and its organization's. */
 export function visibleTemplates(knex: Knex, viewer: string): Knex.QueryBuilder {
