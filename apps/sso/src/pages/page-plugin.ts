@@ -34,26 +34,27 @@ export function queryString(request: FastifyRequest): string {
 
 /** A single string field of a form body (a repeated or missing field is undefined). */
 /**
- * A form field's value. A value holding a NUL character (never typed by a person, and refused by
- * PostgreSQL) counts as not given, so the form's own checks answer it, never a server error.
+ * A string PostgreSQL text can hold: one with a NUL character (never typed by a person) counts as
+ * not given, so the page's own checks answer it (a missing field, an unknown id), never a server
+ * error.
  */
+const storable = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000');
+const valueOf = (record: unknown, name: string) => (record as Record<string, unknown> | undefined)?.[name];
+
+/** A form field's value (undefined unless `storable`). */
 export function formField(body: unknown, name: string): string | undefined {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
+  const value = valueOf(body, name);
+  return storable(value) ? value : undefined;
 }
 
-/**
- * A path parameter, or undefined when it holds a NUL character: PostgreSQL text cannot hold one,
- * so no stored value can match it, and the statement would fail instead of finding nothing.
- */
+/** A path parameter (undefined unless `storable`: no stored value could match it). */
 export function routeParam(request: { params: unknown }, name: string): string | undefined {
-  const value = (request.params as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
+  const value = valueOf(request.params, name);
+  return storable(value) ? value : undefined;
 }
 
-/** Every value of a field that may repeat (checkboxes). */
+/** Every `storable` value of a field that may repeat (checkboxes). */
 export function formFields(body: unknown, name: string): string[] {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  return values.filter((v): v is string => typeof v === 'string' && !v.includes('\u0000'));
+  const value = valueOf(body, name);
+  return (Array.isArray(value) ? value : [value]).filter(storable);
 }
