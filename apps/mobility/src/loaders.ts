@@ -1,20 +1,28 @@
 /**
- * Per-request loaders: transaction lookups, anomaly counts, entity visibility checks
- * (`__resolveReference`), nested pages (LATERAL-batched) and statistics, for one viewer.
+ * Per-request loaders: transaction and anomaly lookups, anomaly counts, entity visibility checks
+ * (`__resolveReference`), nested pages (LATERAL-batched) and statistics, for one viewer; each
+ * made on first use.
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
 import {
-  isUuid,
+  keyLookup,
   relationLoaders,
   selectColumns,
+  uuidsOnly,
   type CursorCodec,
   type RelationSpec,
 } from '@fleetgraph/paging';
-import { visibleDevices, visibleDrivers, visibleGroups } from '@fleetgraph/visibility';
+import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { statisticsLoader } from './data/statistics';
-import { ANOMALY_SPEC, PAGE_RULES, TRANSACTION_SPEC, type TransactionRow } from './data/tables';
+import {
+  ANOMALY_SPEC,
+  PAGE_RULES,
+  TRANSACTION_SPEC,
+  type AnomalyRow,
+  type TransactionRow,
+} from './data/tables';
 import { whereVisible } from './data/visibility';
 
 export interface MobilityServices {
@@ -101,74 +109,78 @@ export const relations = {
 
 type RelationName = keyof typeof relations;
 
-/** A loader answering "which of these ids does the viewer see" in one statement. */
-function visibleIds(query: (ids: string[]) => Knex.QueryBuilder, uuid: boolean) {
-  return new DataLoader<string, boolean, string>(async (keys) => {
-    const usable = uuid ? keys.filter(isUuid).map((k) => k.toLowerCase()) : [...keys];
-    const seen = new Set<string>();
-    if (usable.length > 0) for (const r of await query(usable)) seen.add(String(r.id));
-    return keys.map((k) => seen.has(uuid ? k.toLowerCase() : k));
+type Viewer = { viewer: string };
+type LoaderArgs = MobilityServices & Viewer;
+
+const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
+
+/** A fleet-core entity id the viewer sees (`__resolveReference` answers null for the others). */
+const visibleAsset = (view: string, column: string, kind: 'uuid' | 'text') =>
+  keyLookup<Viewer>(byId(`v.${column}`, kind), ['viewer'], (knex, p) =>
+    knex.select(`v.${column} as id`).from(`fleet_contract.${view} as v`).where('v.account_id', p.viewer),
+  );
+
+/**
+ * The lookups by id, compiled once per process with the viewer bound as a value (keyLookup): one
+ * statement text whatever the batch size, ids that cannot be uuids never sent, and the selected
+ * columns only when a resolver names a projection (`.fields(...)`).
+ */
+const lookups = {
+  transaction: keyLookup<Viewer>(byId('t.id'), ['viewer'], (knex, p, projection) =>
+    whereVisible(
+      knex,
+      knex(`${TRANSACTION_SPEC.table} as t`).select(selectColumns(TRANSACTION_SPEC, projection)),
+      't',
+      p.viewer,
+    ),
+  ),
+  anomaly: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
+    whereVisible(
+      knex,
+      knex(`${ANOMALY_SPEC.table} as a`).select(selectColumns(ANOMALY_SPEC, projection)),
+      'a',
+      p.viewer,
+    ),
+  ),
+  device: visibleAsset('account_visible_devices_v1', 'device_id', 'text'),
+  group: visibleAsset('account_visible_groups_v1', 'group_id', 'uuid'),
+  driver: visibleAsset('account_visible_drivers_v1', 'driver_id', 'uuid'),
+};
+
+/** Anomalies and active anomalies per transaction: one statement text for any batch (any()). */
+const ANOMALY_COUNTS = `select transaction_id as id, count(*)::int as total,
+  (count(*) filter (where active))::int as active
+  from mobility.anomalies where transaction_id = any(?::uuid[]) group by transaction_id`;
+
+type Counts = { total: number; active: number };
+
+function anomalyCounts({ knex }: LoaderArgs) {
+  return new DataLoader<string, Counts, string>(async (keys) => {
+    const ids = uuidsOnly(keys.map((k) => k.toLowerCase()));
+    const rows: Array<Counts & { id: string }> =
+      ids.length === 0 ? [] : (await knex.raw(ANOMALY_COUNTS, [ids])).rows;
+    const found = new Map(rows.map((r) => [String(r.id), r]));
+    return keys.map((k) => found.get(k.toLowerCase()) ?? { total: 0, active: 0 });
   });
 }
 
-export function createLoaders(services: MobilityServices, user: UserContext) {
-  const { knex, codec } = services;
-  const viewer = user.uid;
-  const transactions = new DataLoader<string, TransactionRow | null, string>(async (keys) => {
-    const ids = keys.filter(isUuid).map((k) => k.toLowerCase());
-    const found = new Map<string, TransactionRow>();
-    if (ids.length > 0) {
-      const query = knex(`${TRANSACTION_SPEC.table} as t`)
-        .select(selectColumns(TRANSACTION_SPEC))
-        .whereIn('t.id', ids);
-      for (const row of (await whereVisible(knex, query, 't', viewer)) as TransactionRow[])
-        found.set(row.id, row);
-    }
-    return keys.map((k) => found.get(k.toLowerCase()) ?? null);
-  });
-  const anomalyCounts = new DataLoader<string, { total: number; active: number }, string>(async (keys) => {
-    const rows = (await knex('mobility.anomalies')
-      .select('transaction_id')
-      .count('* as total')
-      .select(knex.raw('count(*) filter (where active) as active'))
-      .whereIn('transaction_id', keys as string[])
-      .groupBy('transaction_id')) as Array<{ transaction_id: string; total: string; active: string }>;
-    const found = new Map(
-      rows.map((r) => [r.transaction_id, { total: Number(r.total), active: Number(r.active) }]),
-    );
-    return keys.map((k) => found.get(k) ?? { total: 0, active: 0 });
-  });
-  const anomalies = new DataLoader<string, Record<string, unknown> | null, string>(async (keys) => {
-    const ids = keys.filter(isUuid).map((k) => k.toLowerCase());
-    const found = new Map<string, Record<string, unknown>>();
-    if (ids.length > 0) {
-      const query = knex(`${ANOMALY_SPEC.table} as a`)
-        .select(selectColumns(ANOMALY_SPEC))
-        .whereIn('a.id', ids);
-      for (const row of (await whereVisible(knex, query, 'a', viewer)) as Array<Record<string, unknown>>)
-        found.set(String(row.id), row);
-    }
-    return keys.map((k) => found.get(k.toLowerCase()) ?? null);
-  });
-  return {
-    knex,
-    anomalies,
-    codec,
-    viewer,
-    now: services.now,
-    transactions,
-    anomalyCounts,
-    visibleDevice: visibleIds((ids) => visibleDevices(knex, viewer).whereIn('v.device_id', ids), false),
-    visibleGroup: visibleIds((ids) => visibleGroups(knex, viewer).whereIn('v.group_id', ids), true),
-    visibleDriver: visibleIds((ids) => visibleDrivers(knex, viewer).whereIn('v.driver_id', ids), true),
-    relations: relationLoaders<RelationName>(
-      knex,
-      codec,
-      viewer,
-      relations as Record<RelationName, RelationSpec>,
-    ),
-    statistics: statisticsLoader(knex, services.now),
-  };
-}
+/**
+ * The request's loaders, each made on first use (lazyFields): a request allocates one object,
+ * and a loader only when one of its fields is resolved.
+ */
+const mobilityLoaders = lazyFields<LoaderArgs>()({
+  transactions: lookups.transaction.maker<TransactionRow>(),
+  anomalies: lookups.anomaly.maker<AnomalyRow>(),
+  anomalyCounts,
+  visibleDevice: lookups.device.maker<{ id: string }>(),
+  visibleGroup: lookups.group.maker<{ id: string }>(),
+  visibleDriver: lookups.driver.maker<{ id: string }>(),
+  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+    relationLoaders<RelationName>(knex, codec, viewer, relations as Record<RelationName, RelationSpec>),
+  statistics: ({ knex, now }: LoaderArgs) => statisticsLoader(knex, now),
+});
+
+export const createLoaders = (services: MobilityServices, user: UserContext) =>
+  mobilityLoaders({ ...services, viewer: user.uid });
 
 export type MobilityLoaders = ReturnType<typeof createLoaders>;

@@ -10,7 +10,7 @@
  *
  *   npx tsx tools/bench/src/subgraph-engine.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (3), BENCH_CONCURRENCY (20), BENCH_TOP (5) statements,
- *     BENCH_SHAPES (small,deep; fleet-core also has trips), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
+ *     BENCH_SHAPES (small,deep; fleet-core also has trips, mobility transactions), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
  *     processes write CPU profiles (cpu-profile.mjs; read with cpu-profile-top.mjs)
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
@@ -54,6 +54,8 @@ const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string } & Record<s
     small: 'query One { mobilityTransactionAnomalies(pageSize: 1) { list { id } } }',
     deep: `query Anomalies { mobilityTransactionAnomalies(pageSize: 50) { list {
       id code severity detectedAt transactedAt locationCity } } }`,
+    transactions: `query Transactions { mobilityTransactionAnomalies(pageSize: 50) { list {
+      id code transaction { id transactedAt quantity netTotal currency anomaliesCount } } } }`,
   },
   maintenance: {
     small: 'query One { maintenanceUpcomings(pageSize: 1) { list { id } } }',

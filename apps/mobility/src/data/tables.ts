@@ -45,7 +45,7 @@ const transactionColumns = {
   updatedAt: 'updated_at',
 };
 
-export interface TransactionRow {
+export type TransactionRow = {
   id: string;
   organizationId: string;
   transactedAt: Date;
@@ -81,13 +81,31 @@ export interface TransactionRow {
   groupId: string | null;
   createdAt: Date;
   updatedAt: Date;
-}
+};
+
+/** The references to fleet-core's entities read their id column (libs/paging projection.ts). */
+const fleetReferences = {
+  device: ['deviceId'],
+  vehicle: ['vehicleId'],
+  driver: ['driverId'],
+  group: ['groupId'],
+};
 
 export const TRANSACTION_SPEC: TableSpec = {
   table: TRANSACTIONS,
   alias: 't',
   columns: transactionColumns,
   order: { columns: ['t.transacted_at', 't.id'], fields: ['transactedAt', 'id'], direction: 'desc' },
+  // Fields that are not columns, and what they read: the anomaly counts and the nested anomalies
+  // go by the transaction's id, which is always selected.
+  fieldNeeds: {
+    ...fleetReferences,
+    hasAnomalies: [],
+    hasActiveAnomalies: [],
+    anomaliesCount: [],
+    activeAnomaliesCount: [],
+    mobilityTransactionAnomalies: [],
+  },
 };
 
 const anomalyColumns = {
@@ -142,13 +160,23 @@ export interface AnomalyRow {
   [field: string]: unknown;
 }
 
-/** The anomaly table with a given keyset order (client sort). */
-export const anomalySpec = (order: TableSpec['order']): TableSpec => ({
-  table: ANOMALIES,
-  alias: 'a',
-  columns: anomalyColumns,
-  order,
-});
+const anomalyNeeds = { ...fleetReferences, transaction: ['transactionId'], evidence: ['evidenceJson'] };
+
+const anomalySpecs = new Map<string, TableSpec>();
+
+/**
+ * The anomaly table with a given keyset order (client sort). One spec per order, kept: the
+ * projections and their compiled statements are memoized per spec (sorts are a finite set).
+ */
+export function anomalySpec(order: TableSpec['order']): TableSpec {
+  const name = `${order.columns.join(',')} ${order.direction ?? 'asc'}`;
+  let spec = anomalySpecs.get(name);
+  if (!spec) {
+    spec = { table: ANOMALIES, alias: 'a', columns: anomalyColumns, order, fieldNeeds: anomalyNeeds };
+    anomalySpecs.set(name, spec);
+  }
+  return spec;
+}
 
 export const ANOMALY_SPEC = anomalySpec({
   columns: ['a.detected_at', 'a.id'],

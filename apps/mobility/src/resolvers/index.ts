@@ -3,24 +3,44 @@
  * visibility in SQL); entities of fleet-core are referenced by key and contributed fields resolve
  * only for entities the caller sees (`__resolveReference` answers null otherwise).
  */
+import type { GraphQLResolveInfo } from 'graphql';
 import { pageOf, type PageArgs } from '@fleetgraph/paging';
-import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
+import { DateTimeScalar, listProjection, objectProjection, type Resolvers } from '@fleetgraph/subgraph-kit';
 import { applyAnomalyFilters, presentFilters, sortOrder, type AnomalyFilters } from '../data/anomaly-filters';
-import { anomalySpec, PAGE_RULES, type AnomalyRow, type TransactionRow } from '../data/tables';
+import {
+  anomalySpec,
+  PAGE_RULES,
+  TRANSACTION_SPEC,
+  type AnomalyRow,
+  type TransactionRow,
+} from '../data/tables';
 import { whereVisible } from '../data/visibility';
-import type { MobilityLoaders } from '../loaders';
+import { relations, type MobilityLoaders } from '../loaders';
 
 type Ctx = { loaders: MobilityLoaders };
 type Args = Record<string, any>;
 
 const ref = (typename: string, id: string | null | undefined) => (id ? { __typename: typename, id } : null);
 
+type Info = GraphQLResolveInfo;
+
+/** A nested page, selecting only the columns its selection reads (TableSpec.fieldNeeds). */
 const page = (
   loaders: MobilityLoaders,
   relation: keyof MobilityLoaders['relations'],
   parentId: string,
   args: Args,
-) => loaders.relations[relation].load({ parentId, args });
+  info: Info,
+) =>
+  loaders.relations[relation].load({
+    parentId,
+    args,
+    fields: listProjection(relations[relation].child, info),
+  });
+
+/** A transaction by id, reading only the columns the selection on it needs. */
+const transaction = (loaders: MobilityLoaders, id: string, info: Info) =>
+  loaders.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
 
 const stats = (
   loaders: MobilityLoaders,
@@ -41,7 +61,7 @@ const stats = (
     },
   });
 
-async function anomaliesQuery(loaders: MobilityLoaders, args: Args) {
+async function anomaliesQuery(loaders: MobilityLoaders, args: Args, info: Info) {
   const { pageSize, pageId, sort, ...filters } = args;
   const order = sortOrder(sort);
   const spec = anomalySpec(order);
@@ -57,15 +77,17 @@ async function anomaliesQuery(loaders: MobilityLoaders, args: Args) {
     args: { pageSize, pageId } as PageArgs,
     filters: { ...presentFilters(filters), sort: order.fields },
     base,
+    fields: listProjection(spec, info),
   });
 }
 
 export const resolvers: Resolvers<MobilityLoaders> = {
   DateTime: DateTimeScalar,
   Query: {
-    mobilityTransaction: (_: unknown, args: Args, { loaders }: Ctx) =>
-      loaders.transactions.load(String(args.id)),
-    mobilityTransactionAnomalies: (_: unknown, args: Args, { loaders }: Ctx) => anomaliesQuery(loaders, args),
+    mobilityTransaction: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
+      transaction(loaders, String(args.id), info),
+    mobilityTransactionAnomalies: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
+      anomaliesQuery(loaders, args, info),
   },
   MobilityTransaction: {
     __resolveReference: (r: { id: string }, { loaders }: Ctx) => loaders.transactions.load(String(r.id)),
@@ -82,12 +104,13 @@ export const resolvers: Resolvers<MobilityLoaders> = {
     vehicle: (t: TransactionRow) => ref('Vehicle', t.vehicleId),
     driver: (t: TransactionRow) => ref('Driver', t.driverId),
     group: (t: TransactionRow) => ref('Group', t.groupId),
-    mobilityTransactionAnomalies: (t: TransactionRow, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'transactionAnomalies', t.id, args),
+    mobilityTransactionAnomalies: (t: TransactionRow, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'transactionAnomalies', t.id, args, info),
   },
   MobilityTransactionAnomaly: {
     __resolveReference: (r: { id: string }, { loaders }: Ctx) => loaders.anomalies.load(String(r.id)),
-    transaction: (a: AnomalyRow, _: Args, { loaders }: Ctx) => loaders.transactions.load(a.transactionId),
+    transaction: (a: AnomalyRow, _: Args, { loaders }: Ctx, info: Info) =>
+      transaction(loaders, a.transactionId, info),
     evidence: (a: AnomalyRow) => (a.evidenceJson == null ? null : JSON.stringify(a.evidenceJson)),
     device: (a: AnomalyRow) => ref('Device', a.deviceId),
     vehicle: (a: AnomalyRow) => ref('Vehicle', a.vehicleId),
@@ -97,10 +120,10 @@ export const resolvers: Resolvers<MobilityLoaders> = {
   Device: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
       (await loaders.visibleDevice.load(String(r.id))) ? { id: String(r.id) } : null,
-    mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'deviceTransactions', d.id, args),
-    mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'deviceAnomalies', d.id, args),
+    mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'deviceTransactions', d.id, args, info),
+    mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'deviceAnomalies', d.id, args, info),
     mobilityTransactionStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
       stats(loaders, 'device', 'transactions', d.id, args),
     mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
@@ -109,10 +132,10 @@ export const resolvers: Resolvers<MobilityLoaders> = {
   Group: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
       (await loaders.visibleGroup.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-    mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'groupTransactions', g.id, args),
-    mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'groupAnomalies', g.id, args),
+    mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'groupTransactions', g.id, args, info),
+    mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'groupAnomalies', g.id, args, info),
     mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
       stats(loaders, 'group', 'transactions', g.id, args),
     mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
@@ -121,9 +144,9 @@ export const resolvers: Resolvers<MobilityLoaders> = {
   Driver: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
       (await loaders.visibleDriver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-    mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'driverTransactions', d.id, args),
-    mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-      page(loaders, 'driverAnomalies', d.id, args),
+    mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'driverTransactions', d.id, args, info),
+    mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+      page(loaders, 'driverAnomalies', d.id, args, info),
   },
 } as Resolvers<MobilityLoaders>;
