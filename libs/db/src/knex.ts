@@ -39,7 +39,8 @@ export interface KnexOptions {
   repeatedJson?: boolean;
   /**
    * PostgreSQL settings of every pooled connection, sent at connect (the startup packet's
-   * `options`, as `-c name=value`): no extra statement, no transaction to scope them.
+   * `options`, as `-c name=value`, added to the URL's own): no extra statement, no transaction
+   * to scope them.
    */
   sessionSettings?: Readonly<Record<string, string>>;
 }
@@ -58,14 +59,15 @@ export function createKnex(options: KnexOptions): Knex {
   const knex = knexFactory({
     client: 'pg',
     connection: {
-      connectionString: options.url,
+      connectionString: options.sessionSettings
+        ? withSessionSettings(options.url, options.sessionSettings)
+        : options.url,
       application_name: options.applicationName ?? 'fleetgraph',
       ...(timeouts.statementMs
         ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 }
         : {}),
       ...(timeouts.connectMs ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
       ...(options.repeatedJson ? { types: repeatedJsonTypes() } : {}),
-      ...(options.sessionSettings ? { options: startupOptions(options.sessionSettings) } : {}),
     },
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
     acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,
@@ -98,6 +100,25 @@ export function startupOptions(settings: Readonly<Record<string, string>>): stri
       return `-c ${name}=${value}`;
     })
     .join(' ');
+}
+
+/**
+ * The URL with these settings added to its startup `options`. In the URL rather than beside it:
+ * node-postgres lets a URL's `options=` replace the configured ones whole, so a deployer's
+ * `?options=-c search_path=...` silently dropped a subgraph's settings. The URL's own options
+ * come last, so for a setting both name the deployer's value wins.
+ */
+export function withSessionSettings(url: string, settings: Readonly<Record<string, string>>): string {
+  const ours = startupOptions(settings);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error('the database URL cannot take session settings: it is not a URL');
+  }
+  const theirs = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', theirs ? `${ours} ${theirs}` : ours);
+  return parsed.toString();
 }
 
 /** Fails when the database cannot answer; used by readiness checks. */

@@ -1,7 +1,7 @@
 /** createKnex({ sessionSettings }): every pooled connection starts with them, no statement sent. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createKnex, startupOptions, type Knex } from './knex';
+import { createKnex, startupOptions, withSessionSettings, type Knex } from './knex';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 describe('startupOptions', () => {
@@ -14,6 +14,29 @@ describe('startupOptions', () => {
     assert.throws(() => startupOptions({ 'jit -c x': 'off' }), /invalid PostgreSQL setting name/);
     assert.throws(() => startupOptions({ jit: 'off -c statement_timeout=0' }), /invalid value/);
     assert.throws(() => startupOptions({ search_path: "'x'" }), /invalid value/);
+  });
+});
+
+describe('withSessionSettings', () => {
+  const optionsOf = (url: string) => new URL(url).searchParams.get('options');
+
+  test('adds the settings to a URL without options, keeping its other parts', () => {
+    const url = withSessionSettings('postgres://app:p%40ss@db:5432/fleet?sslmode=require', { jit: 'off' });
+    const parsed = new URL(url);
+    assert.equal(optionsOf(url), '-c jit=off');
+    assert.equal(parsed.password, 'p%40ss');
+    assert.equal(parsed.searchParams.get('sslmode'), 'require');
+  });
+
+  test("keeps the URL's own options, after ours so that the deployer's value wins", () => {
+    const url = withSessionSettings('postgres://db/fleet?options=-c%20search_path%3Dapp%20-c%20jit%3Don', {
+      jit: 'off',
+    });
+    assert.equal(optionsOf(url), '-c jit=off -c search_path=app -c jit=on');
+  });
+
+  test('refuses a URL that is not one, instead of dropping the settings', () => {
+    assert.throws(() => withSessionSettings('host=db dbname=fleet', { jit: 'off' }), /not a URL/);
   });
 });
 
@@ -49,5 +72,27 @@ describe('createKnex({ sessionSettings })', () => {
       sent.every((sql) => !/\bset\b/i.test(sql)),
       sent.join('\n'),
     );
+  });
+});
+
+describe('createKnex({ sessionSettings }) with options in the URL', () => {
+  let database: TestDatabase;
+  let knex: Knex;
+  before(async () => {
+    database = await createTestDatabase('session_settings_url');
+    const url = new URL(database.url);
+    url.searchParams.set('options', '-c work_mem=16MB');
+    knex = createKnex({ url: url.toString(), pool: { min: 0, max: 1 }, sessionSettings: { jit: 'off' } });
+  });
+  after(async () => {
+    await knex.destroy();
+    await database.drop();
+  });
+
+  test("both the URL's settings and the subgraph's are in force", async () => {
+    const { rows } = await knex.raw(
+      `select current_setting('jit') as jit, current_setting('work_mem') as mem`,
+    );
+    assert.deepEqual([rows[0].jit, rows[0].mem], ['off', '16MB']);
   });
 });
