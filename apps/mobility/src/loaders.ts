@@ -15,6 +15,7 @@ import {
   type RelationSpec,
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
+import { visibleDevices, visibleDrivers, visibleGroups } from '@fleetgraph/visibility';
 import { statisticsLoader } from './data/statistics';
 import {
   ANOMALY_SPEC,
@@ -115,9 +116,9 @@ type LoaderArgs = MobilityServices & Viewer;
 const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
 
 /** A fleet-core entity id the viewer sees (`__resolveReference` answers null for the others). */
-const visibleAsset = (view: string, column: string, kind: 'uuid' | 'text') =>
-  keyLookup<Viewer>(byId(`v.${column}`, kind), ['viewer'], (knex, p) =>
-    knex.select(`v.${column} as id`).from(`fleet_contract.${view} as v`).where('v.account_id', p.viewer),
+const visibleAsset = (visible: (knex: Knex, viewer: string) => Knex.QueryBuilder, kind: 'uuid' | 'text') =>
+  keyLookup<Viewer>(byId('v.id', kind), ['viewer'], (knex, p) =>
+    knex.select('v.id').from(visible(knex, p.viewer).as('v')),
   );
 
 /**
@@ -142,9 +143,9 @@ const lookups = {
       p.viewer,
     ),
   ),
-  device: visibleAsset('account_visible_devices_v1', 'device_id', 'text'),
-  group: visibleAsset('account_visible_groups_v1', 'group_id', 'uuid'),
-  driver: visibleAsset('account_visible_drivers_v1', 'driver_id', 'uuid'),
+  device: visibleAsset(visibleDevices, 'text'),
+  group: visibleAsset(visibleGroups, 'uuid'),
+  driver: visibleAsset(visibleDrivers, 'uuid'),
 };
 
 /** Anomalies and active anomalies per transaction: one statement text for any batch (any()). */
