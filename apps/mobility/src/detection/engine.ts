@@ -58,6 +58,27 @@ interface TxRow extends TransactionFacts {
 const rows = async <T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> =>
   (await knex.raw(sql, bindings as Knex.RawBinding[])).rows as T[];
 
+/**
+ * The last 3 previous fills of each transaction's vehicle in the same energy class (liquid /
+ * electric). Its conditions are exactly transactions_previous_fill_idx (migration 002), so the
+ * plan reads 3 index entries per transaction whatever the statistics (plan test: detection-plan.test.ts).
+ */
+export const PREVIOUS_FILLS = `select t.id as "txId", p.id, p.transacted_at as "transactedAt", p.odometer_km as "odometerKm", p.quantity, p.rank
+       from mobility.transactions t
+       cross join lateral (
+         select q.id, q.transacted_at, q.odometer_km, q.quantity,
+                row_number() over (order by q.transacted_at desc, q.id desc) as rank
+           from mobility.transactions q
+          where q.vehicle_id = t.vehicle_id
+            and (q.transacted_at, q.id) < (t.transacted_at, t.id)
+            and q.transaction_type in ('REFILL', 'CHARGE')
+            and (q.energy_type = 'ELECTRIC') = (t.energy_type = 'ELECTRIC')
+            and q.energy_type <> 'NONE'
+          order by q.transacted_at desc, q.id desc
+          limit 3
+       ) p
+      where t.id = any(?::uuid[]) and t.transaction_type in ('REFILL', 'CHARGE')`;
+
 /** Detects anomalies in the given transactions (chunked). */
 export async function detectTransactions(
   knex: Knex,
@@ -139,26 +160,9 @@ export async function gatherFacts(knex: Knex, ids: string[]): Promise<RuleContex
     list.push({ recordedAt: p.recordedAt, latitude: p.latitude, longitude: p.longitude, source: p.source });
     positions.set(p.txId, list);
   }
-  // The last 3 previous fills of the same vehicle and energy class (liquid / electric).
-  const previousRows = await rows<PreviousFill & { txId: string; rank: number }>(
-    knex,
-    `select t.id as "txId", p.id, p.transacted_at as "transactedAt", p.odometer_km as "odometerKm", p.quantity, p.rank
-       from mobility.transactions t
-       cross join lateral (
-         select q.id, q.transacted_at, q.odometer_km, q.quantity,
-                row_number() over (order by q.transacted_at desc, q.id desc) as rank
-           from mobility.transactions q
-          where q.vehicle_id = t.vehicle_id
-            and (q.transacted_at, q.id) < (t.transacted_at, t.id)
-            and q.transaction_type in ('REFILL', 'CHARGE')
-            and (q.energy_type = 'ELECTRIC') = (t.energy_type = 'ELECTRIC')
-            and q.energy_type <> 'NONE'
-          order by q.transacted_at desc, q.id desc
-          limit 3
-       ) p
-      where t.id = any(?::uuid[]) and t.transaction_type in ('REFILL', 'CHARGE')`,
-    [txIds],
-  );
+  const previousRows = await rows<PreviousFill & { txId: string; rank: number }>(knex, PREVIOUS_FILLS, [
+    txIds,
+  ]);
   const previous = new Map<string, PreviousFill[]>();
   for (const r of previousRows) {
     const list = previous.get(r.txId) ?? [];
