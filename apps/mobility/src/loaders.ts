@@ -7,12 +7,14 @@ import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
 import {
+  from,
   keyLookup,
   relationLoaders,
   selectColumns,
   uuidsOnly,
   type CursorCodec,
   type RelationSpec,
+  type TableSpec,
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { visibleDevices, visibleDrivers, visibleGroups } from '@fleetgraph/visibility';
@@ -121,28 +123,20 @@ const visibleAsset = (visible: (knex: Knex, viewer: string) => Knex.QueryBuilder
     knex.select('v.id').from(visible(knex, p.viewer).as('v')),
   );
 
+/** A transaction or an anomaly by id when the viewer sees it (whereVisible), with the selected columns. */
+const visibleRow = (spec: TableSpec) =>
+  keyLookup<Viewer>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
+    whereVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer),
+  );
+
 /**
  * The lookups by id, compiled once per process with the viewer bound as a value (keyLookup): one
  * statement text whatever the batch size, ids that cannot be uuids never sent, and the selected
  * columns only when a resolver names a projection (`.fields(...)`).
  */
 const lookups = {
-  transaction: keyLookup<Viewer>(byId('t.id'), ['viewer'], (knex, p, projection) =>
-    whereVisible(
-      knex,
-      knex(`${TRANSACTION_SPEC.table} as t`).select(selectColumns(TRANSACTION_SPEC, projection)),
-      't',
-      p.viewer,
-    ),
-  ),
-  anomaly: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
-    whereVisible(
-      knex,
-      knex(`${ANOMALY_SPEC.table} as a`).select(selectColumns(ANOMALY_SPEC, projection)),
-      'a',
-      p.viewer,
-    ),
-  ),
+  transaction: visibleRow(TRANSACTION_SPEC),
+  anomaly: visibleRow(ANOMALY_SPEC),
   device: visibleAsset(visibleDevices, 'text'),
   group: visibleAsset(visibleGroups, 'uuid'),
   driver: visibleAsset(visibleDrivers, 'uuid'),

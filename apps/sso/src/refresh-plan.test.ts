@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { assertNoStatistics, explainNodes } from '@fleetgraph/testing';
 import { ROTATE_BATCH } from './data/refresh-rotation';
 import { insertUser, startSso, type SsoHarness } from './test-harness';
 
@@ -21,22 +22,9 @@ before(async () => {
        from generate_series(1, 20000) g`,
     [user.id],
   );
-  const analyzed = await sso.knex.raw(
-    "select last_analyze, last_autoanalyze from pg_stat_user_tables where schemaname = 'sso' and relname = 'refresh_tokens'",
-  );
-  assert.equal(analyzed.rows[0].last_analyze, null, 'control: the table has no statistics');
-  assert.equal(analyzed.rows[0].last_autoanalyze, null, 'control: the table has no statistics');
+  await assertNoStatistics(sso.knex, 'sso', 'refresh_tokens');
 });
 after(() => sso?.close());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 test('the presented refresh token is found by its token_hash index, whatever the statistics', async () => {
   for (const batch of [1, 32]) {
@@ -50,11 +38,10 @@ test('the presented refresh token is found by its token_hash index, whatever the
       access_expires_at: new Date().toISOString(),
       ip: null,
     }));
-    const explained = await sso.knex.raw(
-      `explain (format json) ${ROTATE_BATCH.text.replace('$1', '?').replace('$2', '?')}`,
-      [JSON.stringify(input), 3600],
-    );
-    const all = nodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+    const all = await explainNodes(sso.knex, ROTATE_BATCH.text.replace('$1', '?').replace('$2', '?'), [
+      JSON.stringify(input),
+      3600,
+    ]);
     const onRefreshTokens = all.filter(
       (node) => node['Relation Name'] === 'refresh_tokens' && node['Node Type'] !== 'ModifyTable',
     );

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { assertNoStatistics, explainNodes } from '@fleetgraph/testing';
 import manifest from '../manifest';
 import { PREVIOUS_FILLS } from './engine';
 
@@ -33,26 +34,12 @@ before(async () => {
     .orderBy('transacted_at', 'desc')
     .limit(500);
   ids = newest.map((row: { id: string }) => row.id);
-  const analyzed = await h.knex.raw(
-    "select last_analyze, last_autoanalyze from pg_stat_user_tables where schemaname = 'mobility' and relname = 'transactions'",
-  );
-  assert.equal(analyzed.rows[0].last_analyze, null, 'control: the table has no statistics');
-  assert.equal(analyzed.rows[0].last_autoanalyze, null, 'control: the table has no statistics');
+  await assertNoStatistics(h.knex, 'mobility', 'transactions');
 });
 after(() => h?.close());
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Alias?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-
 test('the previous fills are read in index order, 3 entries per transaction, whatever the statistics', async () => {
-  const explained = await h.knex.raw(`explain (format json) ${PREVIOUS_FILLS}`, [ids]);
-  const all = nodes(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+  const all = await explainNodes(h.knex, PREVIOUS_FILLS, [ids]);
   const previous = all.filter((node) => node.Alias === 'q');
   assert.equal(previous.length, 1, JSON.stringify(all.map((n) => n['Node Type'])));
   assert.equal(previous[0]!['Node Type'], 'Index Scan', JSON.stringify({ ...previous[0], Plans: undefined }));

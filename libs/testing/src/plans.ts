@@ -1,0 +1,39 @@
+/**
+ * Plan tests: a statement keeps its plan on a table without statistics (autovacuum may be off,
+ * or the table was just migrated). `assertNoStatistics` is the control, `explainNodes` the plan
+ * (EXPLAIN, format json) as a flat list of nodes to assert on.
+ */
+import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
+
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Alias?: string;
+  Plans?: PlanNode[];
+}
+
+const flatten = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(flatten)];
+
+/** Every node of the statement's plan (EXPLAIN without ANALYZE: nothing runs). */
+export async function explainNodes(
+  knex: Knex,
+  sql: string,
+  bindings: readonly unknown[],
+): Promise<PlanNode[]> {
+  const explained = await knex.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
+  return flatten(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+}
+
+/** Fails unless the table has never been analyzed (so the plan under test is a stats-less one). */
+export async function assertNoStatistics(knex: Knex, schema: string, table: string): Promise<void> {
+  const { rows } = await knex.raw(
+    'select last_analyze, last_autoanalyze from pg_stat_user_tables where schemaname = ? and relname = ?',
+    [schema, table],
+  );
+  assert.equal(rows.length, 1, `control: ${schema}.${table} exists`);
+  assert.equal(rows[0].last_analyze, null, `control: ${schema}.${table} has no statistics`);
+  assert.equal(rows[0].last_autoanalyze, null, `control: ${schema}.${table} has no statistics`);
+}
