@@ -24,7 +24,7 @@ import {
   thresholdsInForce,
   vehicleFacts,
   visibleThresholds,
-  selectAs,
+  thresholdSpec,
   type HistoryModel,
   type VehicleFilter,
 } from './data/tables';
@@ -58,16 +58,6 @@ const historyRelation: RelationSpec = {
 type Viewer = { viewer: string };
 const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const });
 
-const thresholdColumns = {
-  id: 'id',
-  organizationId: 'organization_id',
-  code: 'code',
-  criticality: 'criticality',
-  remainingDistance: 'remaining_distance_km',
-  remainingDuration: 'remaining_days',
-  description: 'description',
-};
-
 /**
  * Lookups by id for entity references, compiled once per process with the viewer bound as a
  * value (keyLookup): one statement text whatever the batch size, null for what the viewer does
@@ -83,9 +73,7 @@ const lookups = {
       .whereIn('h.vehicle_id', visibleVehicles(knex, p.viewer)),
   ),
   threshold: keyLookup<Viewer>(byId('c.id'), ['viewer'], (knex, p) =>
-    visibleThresholds(knex, p.viewer).select(
-      selectAs(Object.fromEntries(Object.entries(thresholdColumns).map(([k, v]) => [k, `c.${v}`]))),
-    ),
+    visibleThresholds(knex, p.viewer).select(selectColumns(thresholdSpec)),
   ),
 };
 
