@@ -32,7 +32,6 @@ export function queryString(request: FastifyRequest): string {
   return index >= 0 ? request.url.slice(index + 1) : '';
 }
 
-/** A single string field of a form body (a repeated or missing field is undefined). */
 /**
  * A string PostgreSQL text can hold: one with a NUL character (never typed by a person) counts as
  * not given, so the page's own checks answer it (a missing field, an unknown id), never a server
@@ -41,7 +40,7 @@ export function queryString(request: FastifyRequest): string {
 const storable = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000');
 const valueOf = (record: unknown, name: string) => (record as Record<string, unknown> | undefined)?.[name];
 
-/** A form field's value (undefined unless `storable`). */
+/** A single string field of a form body (undefined when missing, repeated, or not `storable`). */
 export function formField(body: unknown, name: string): string | undefined {
   const value = valueOf(body, name);
   return storable(value) ? value : undefined;
