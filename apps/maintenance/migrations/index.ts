@@ -1,7 +1,9 @@
 import type { Migrations } from '@fleetgraph/db';
 import * as initial from './20261123_001_maintenance';
+import * as serviceSummaries from './20261126_002_service_summaries';
 
 export const MAINTENANCE_SCHEMA = 'maintenance';
 export const migrations: Migrations = {
   '20261123_001_maintenance': initial,
+  '20261126_002_service_summaries': serviceSummaries,
 };

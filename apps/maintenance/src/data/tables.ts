@@ -170,28 +170,26 @@ export async function vehicleFacts(
 }
 
 /**
- * One statement: per vehicle and template, the number of services, the last one and the highest
- * mileage. Driven by the vehicle ids (lateral), so it is an index range scan per vehicle on
- * history_vehicle_template_idx whatever the table statistics say.
+ * Per vehicle and template: the number of services, the last one and the highest mileage, read
+ * from maintenance.service_summaries (kept by triggers on history, see its migration), so the cost
+ * follows vehicles x templates, not every service ever recorded. Driven by the vehicle ids
+ * (lateral), so it is a primary-key range scan per vehicle whatever the table statistics say.
  */
+export const SERVICE_SUMMARIES = `select p.vehicle_id as "vehicleId", s.template_id as "templateId", s.services as count,
+       s.last_mileage_km as "lastMileageKm", s.last_done_at as "lastDoneAt", s.max_mileage_km as "maxMileageKm"
+  from unnest(?::uuid[]) as p(vehicle_id)
+  join lateral (
+    select s.template_id, s.services, s.last_mileage_km, s.last_done_at, s.max_mileage_km
+      from maintenance.service_summaries s
+     where s.vehicle_id = p.vehicle_id) s on true`;
+
 export async function serviceSummaries(
   knex: Knex,
   vehicleIds: string[],
 ): Promise<Map<string, ServiceSummary[]>> {
   const byVehicle = new Map<string, ServiceSummary[]>();
   if (vehicleIds.length === 0) return byVehicle;
-  const { rows } = await knex.raw(
-    `select p.vehicle_id as "vehicleId", s.*
-       from unnest(?::uuid[]) as p(vehicle_id)
-       cross join lateral (
-         select h.template_id as "templateId", count(*)::int as count,
-                (array_agg(h.mileage_km order by h.done_at desc, h.id desc))[1] as "lastMileageKm",
-                max(h.done_at) as "lastDoneAt", max(h.mileage_km) as "maxMileageKm"
-           from maintenance.history h
-          where h.vehicle_id = p.vehicle_id
-          group by h.template_id) s`,
-    [vehicleIds],
-  );
+  const { rows } = await knex.raw(SERVICE_SUMMARIES, [vehicleIds]);
   for (const r of rows as Array<ServiceSummary & { vehicleId: string }>) {
     const list = byVehicle.get(r.vehicleId) ?? [];
     list.push({

@@ -144,14 +144,25 @@ export function currentMileage(
   return { km: serviceMax, source: 'SERVICE_RECORD' };
 }
 
+const ordered = new WeakMap<Threshold[], Threshold[]>();
+
+/** Highest criticality first (then id), sorted once per list: a request passes one list for every item. */
+function byCriticality(thresholds: Threshold[]): Threshold[] {
+  let list = ordered.get(thresholds);
+  if (!list) {
+    list = [...thresholds].sort((a, b) => b.criticality - a.criticality || a.id.localeCompare(b.id));
+    ordered.set(thresholds, list);
+  }
+  return list;
+}
+
 /** The threshold in force with the highest criticality that the item reaches (see the header). */
 export function criticalityOf(
   thresholds: Threshold[],
   remainingKm: number | null,
   remainingDays: number | null,
 ): Threshold | null {
-  const ordered = [...thresholds].sort((a, b) => b.criticality - a.criticality || a.id.localeCompare(b.id));
-  for (const t of ordered) {
+  for (const t of byCriticality(thresholds)) {
     if (t.remainingDistance === null && t.remainingDuration === null) return t;
     if (t.remainingDistance !== null && remainingKm !== null && remainingKm <= t.remainingDistance) return t;
     if (t.remainingDuration !== null && remainingDays !== null && remainingDays <= t.remainingDuration)
