@@ -6,6 +6,7 @@ import * as services from './20261122_003_services';
 import * as keysetTimesMs from './20261122_005_keyset_times_ms';
 import * as contractV1 from './20261123_006_contract_v1';
 import * as contractReadOnly from './20261123_007_contract_read_only';
+import * as latestOdometer from './20261126_008_latest_odometer';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -16,4 +17,5 @@ export const migrations: Migrations = {
   '20261122_005_keyset_times_ms': keysetTimesMs,
   '20261123_006_contract_v1': contractV1,
   '20261123_007_contract_read_only': contractReadOnly,
+  '20261126_008_latest_odometer': latestOdometer,
 };

@@ -12,18 +12,27 @@ export interface PlanNode {
   'Index Name'?: string;
   'Index Cond'?: string;
   Alias?: string;
+  /** With `analyze`: rows per loop (averaged) and loops, so rows read = (rows + removed) x loops. */
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
 const flatten = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(flatten)];
 
-/** Every node of the statement's plan (EXPLAIN without ANALYZE: nothing runs). */
+/**
+ * Every node of the statement's plan. Without `analyze` nothing runs; with it the statement runs
+ * and each node carries its actual rows and loops (counts, never timings, are what to assert).
+ */
 export async function explainNodes(
   knex: Knex,
   sql: string,
   bindings: readonly unknown[],
+  options: { analyze?: boolean } = {},
 ): Promise<PlanNode[]> {
-  const explained = await knex.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[]);
+  const explain = options.analyze ? 'explain (analyze, timing off, format json)' : 'explain (format json)';
+  const explained = await knex.raw(`${explain} ${sql}`, bindings as Knex.RawBinding[]);
   return flatten(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
 }
 

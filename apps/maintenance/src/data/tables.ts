@@ -153,9 +153,8 @@ export async function vehicleFacts(
          select v.id, v.organization_id, v.vehicle_type, v.fuel_type, v.created_at
            from fleet_contract.vehicles_v1 v where v.id = ids.id) v
        left join lateral (
-         select r.odometer_km from fleet_contract.vehicle_odometer_v1 r
-          where r.vehicle_id = v.id
-          order by r.recorded_at desc, r.odometer_km desc limit 1) o on true
+         select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
+          where r.vehicle_id = v.id) o on true
        left join lateral (
          select sum(t.distance_m) / 1000.0 as km from fleet_contract.trips_v1 t
           where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at <= ?) d on true

@@ -3,7 +3,7 @@
  * fuel type, an organization's own template (imported from an outside system), and years of
  * service history for every vehicle fleet-core seeded, consistent with its odometer.
  *
- * History of a vehicle (read through fleet_contract.vehicles_v1 / vehicle_odometer_v1): it is
+ * History of a vehicle (read through fleet_contract.vehicles_v1 / vehicle_latest_odometer_v1): it is
  * assumed to have driven at a constant rate since January 1 of its model year (rate = current
  * odometer / age), so its mileage on any date is known. For each applicable template, services
  * are done a few days before each deadline (whichever of distance and time comes first), from
@@ -177,8 +177,8 @@ export async function seedMaintenance(knex: Knex, context: DemoDataContext): Pro
               coalesce(o.odometer_km, v.odometer_km)::float8 as "odometerKm"
          from fleet_contract.vehicles_v1 v
          left join lateral (
-           select r.odometer_km from fleet_contract.vehicle_odometer_v1 r
-            where r.vehicle_id = v.id order by r.recorded_at desc, r.odometer_km desc limit 1) o on true
+           select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
+            where r.vehicle_id = v.id) o on true
         order by v.id`,
     )
   ).rows.map((v: DemoVehicle) => ({ ...v, odometerKm: v.odometerKm === null ? null : Number(v.odometerKm) }));
