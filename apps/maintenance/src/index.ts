@@ -3,4 +3,4 @@ export { loadMaintenanceConfig, type MaintenanceConfig } from './config';
 export { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 export * from './domain/upcoming';
 export { CATALOG, simulateHistory } from './demo/seed';
-export { vehicleFacts, serviceSummaries } from './data/tables';
+export { vehicleFacts, vehicleFactsQuery } from './data/tables';

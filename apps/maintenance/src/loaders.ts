@@ -2,8 +2,8 @@
  * Per-request loaders of the maintenance subgraph, for one viewer and one instant (`now`, from the
  * config's clock, fixed for the whole request). Statements per request do not depend on page
  * sizes: templates and thresholds in force are read once; upcoming work of any number of vehicles
- * is two statements per batch (vehicle facts with odometer and recent km, service summaries),
- * each with one text whatever the number of ids, so it stays a named, planned-once statement.
+ * is one statement per batch (vehicle facts with odometer, recent km and service summaries), with
+ * one text whatever the number of ids, so it stays a named, planned-once statement.
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
@@ -19,7 +19,6 @@ import { visibleVehicles } from '@fleetgraph/visibility';
 import { upcomingForVehicle, type UpcomingItem } from './domain/upcoming';
 import {
   historySpec,
-  serviceSummaries,
   templateRules,
   thresholdsInForce,
   vehicleFacts,
@@ -85,9 +84,9 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   const thresholds = once(() => thresholdsInForce(knex, viewer));
 
   /**
-   * Upcoming work of the visible vehicles matching `filter`: 2 statements (vehicle facts, service
-   * summaries), named so PostgreSQL keeps their plans, + the memoized 2. JIT is off on the
-   * subgraph's connections (app.ts), so no transaction is needed to scope it.
+   * Upcoming work of the visible vehicles matching `filter`: the facts statement (with the service
+   * summaries), named so PostgreSQL keeps its plan, beside the memoized 2, all three at once. JIT
+   * is off on the subgraph's connections (app.ts), so no transaction is needed to scope it.
    */
   async function computeUpcoming(filter: VehicleFilter): Promise<UpcomingItem[]> {
     const [rules, levels, facts] = await Promise.all([
@@ -95,11 +94,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
       thresholds(),
       vehicleFacts(knex, viewer, filter, now),
     ]);
-    const summaries = await serviceSummaries(
-      knex,
-      facts.map((f) => f.id),
-    );
-    return facts.flatMap((v) => upcomingForVehicle(v, rules, summaries.get(v.id) ?? [], levels, now));
+    return facts.flatMap((v) => upcomingForVehicle(v, rules, v.services, levels, now));
   }
 
   const upcomingByVehicle = new DataLoader<string, UpcomingItem[]>(async (ids) => {

@@ -16,13 +16,13 @@
  *      p50/p99 of the same query (groupIds filter) through the gateway and straight to the
  *      platform's maintenance subgraph.
  * No ANALYZE is run: plans are those of a database without statistics. BENCH_PROFILE=1 prints the
- * two main statements' plans.
+ * facts statement's plan.
  *
  *   npx tsx tools/bench/src/maintenance.ts   (BENCH_VEHICLES, default 100000; BENCH_N, default 100)
  */
 import { performance } from 'node:perf_hooks';
 import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
-import { CATALOG, serviceSummaries, vehicleFacts } from '@fleetgraph/maintenance';
+import { CATALOG, vehicleFactsQuery } from '@fleetgraph/maintenance';
 import { subgraphManifest } from '@fleetgraph/subgraph-kit';
 import { createStatementCounter, createTestIssuer, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
@@ -141,21 +141,12 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
 }
 
 async function profile(knex: Knex): Promise<void> {
-  const captured: Array<{ sql: string; bindings: unknown[] }> = [];
-  knex.on('query', (q: { sql: string; bindings: unknown[] }) => captured.push(q));
-  const facts = await vehicleFacts(knex, VIEWER.uid, {}, new Date(NOW));
-  await serviceSummaries(
-    knex,
-    facts.map((f) => f.id),
-  );
-  knex.removeAllListeners('query');
+  const { sql, bindings } = vehicleFactsQuery(knex, VIEWER.uid, {}, new Date(NOW)).toSQL().toNative();
   const connection = await knex.client.acquireConnection();
   try {
     await connection.query('set jit = off');
-    for (const q of captured) {
-      const plan = await connection.query(`explain (analyze, buffers, costs off) ${q.sql}`, q.bindings);
-      console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
-    }
+    const plan = await connection.query(`explain (analyze, buffers, costs off) ${sql}`, bindings);
+    console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
   } finally {
     await knex.client.releaseConnection(connection);
   }

@@ -122,18 +122,23 @@ export interface VehicleFilter {
   groupIds?: string[] | null;
 }
 
+/** A vehicle's facts with its service summaries: everything upcoming work needs of one vehicle. */
+export type VehicleWithServices = VehicleFacts & { services: ServiceSummary[] };
+
+/** A service summary as the facts statement sends it: [template, count, last km, last ms, max km]. */
+type SummaryTuple = [string, number, number, number, number];
+
 /**
- * One statement: the visible vehicles (filtered) with their latest odometer reading and the km
- * of trips that ended in the AVERAGE_WINDOW_DAYS days before `now`. The odometer subquery keeps
- * `offset 0` so it stays one probe per vehicle (flattened, the view's vehicles could be hashed
- * against ours, computing every vehicle's latest odometer).
+ * The facts statement: the visible vehicles (filtered) with their latest odometer reading, the
+ * km of trips that ended in the AVERAGE_WINDOW_DAYS days before `now`, and their service
+ * summaries (maintenance.service_summaries, kept by triggers on history: per template the number
+ * of services, the last one and the highest mileage) as one JSON array per vehicle, so upcoming
+ * work is one round trip whatever the history's length.
+ * Each per-vehicle part is a probe by key whatever the table statistics say: the summaries are a
+ * scalar subquery (never flattened), and the odometer subquery keeps `offset 0` (flattened, the
+ * view's vehicles could be hashed against ours, computing every vehicle's latest odometer).
  */
-export async function vehicleFacts(
-  knex: Knex,
-  viewer: string,
-  filter: VehicleFilter,
-  now: Date,
-): Promise<VehicleFacts[]> {
+export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFilter, now: Date): Knex.Raw {
   const ids = visibleVehicles(knex, viewer);
   // One array parameter, not `in (?, ?, ...)`: the text stays the same for any number of ids.
   if (filter.vehicleIds) ids.whereRaw('v.vehicle_id = any(?::uuid[])', [filter.vehicleIds]);
@@ -146,10 +151,13 @@ export async function vehicleFacts(
         .whereRaw('ga.ancestor_id = any(?::uuid[])', [filter.groupIds]),
     );
   const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
-  const { rows } = await knex.raw(
+  return knex.raw(
     `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
             v.fuel_type as "fuelType", v.created_at as "createdAt",
-            o.odometer_km as "odometerKm", coalesce(d.km, 0)::float8 as "recentKm"
+            o.odometer_km as "odometerKm", coalesce(d.km, 0)::float8 as "recentKm",
+            (select coalesce(json_agg(json_build_array(s.template_id, s.services, s.last_mileage_km,
+                      (date_part('epoch', s.last_done_at) * 1000)::int8, s.max_mileage_km)), '[]')
+               from maintenance.service_summaries s where s.vehicle_id = v.id) as services
        from (select distinct x.id from (?) x) ids
        cross join lateral (
          select v.id, v.organization_id, v.vehicle_type, v.fuel_type, v.created_at
@@ -163,49 +171,28 @@ export async function vehicleFacts(
       order by v.id`,
     [ids, since, now],
   );
-  return rows.map((r: VehicleFacts) => ({
+}
+
+/** The facts statement's answer (vehicleFactsQuery), with numbers and dates as the domain takes them. */
+export async function vehicleFacts(
+  knex: Knex,
+  viewer: string,
+  filter: VehicleFilter,
+  now: Date,
+): Promise<VehicleWithServices[]> {
+  const { rows } = await vehicleFactsQuery(knex, viewer, filter, now);
+  return rows.map((r: VehicleFacts & { services: SummaryTuple[] }) => ({
     ...r,
     odometerKm: r.odometerKm === null ? null : Number(r.odometerKm),
     recentKm: Number(r.recentKm),
+    services: r.services.map(([templateId, count, lastMileageKm, lastDoneAtMs, maxMileageKm]) => ({
+      templateId,
+      count,
+      lastMileageKm,
+      lastDoneAt: new Date(Number(lastDoneAtMs)),
+      maxMileageKm,
+    })),
   }));
-}
-
-/**
- * Per vehicle and template: the number of services, the last one and the highest mileage, read
- * from maintenance.service_summaries (kept by triggers on history, see its migration), so the cost
- * follows vehicles x templates, not every service ever recorded. Driven by the vehicle ids
- * (lateral), so it is a primary-key range scan per vehicle whatever the table statistics say:
- * `offset 0` keeps the lateral subquery a subquery, since flattened into a join it let the planner
- * (without statistics) hash the ids and read the whole table (90 ms for 500 of 100,000 vehicles).
- */
-export const SERVICE_SUMMARIES = `select p.vehicle_id as "vehicleId", s.template_id as "templateId", s.services as count,
-       s.last_mileage_km as "lastMileageKm", s.last_done_at as "lastDoneAt", s.max_mileage_km as "maxMileageKm"
-  from unnest(?::uuid[]) as p(vehicle_id)
-  join lateral (
-    select s.template_id, s.services, s.last_mileage_km, s.last_done_at, s.max_mileage_km
-      from maintenance.service_summaries s
-     where s.vehicle_id = p.vehicle_id
-    offset 0) s on true`;
-
-export async function serviceSummaries(
-  knex: Knex,
-  vehicleIds: string[],
-): Promise<Map<string, ServiceSummary[]>> {
-  const byVehicle = new Map<string, ServiceSummary[]>();
-  if (vehicleIds.length === 0) return byVehicle;
-  const { rows } = await knex.raw(SERVICE_SUMMARIES, [vehicleIds]);
-  for (const r of rows as Array<ServiceSummary & { vehicleId: string }>) {
-    const list = byVehicle.get(r.vehicleId) ?? [];
-    list.push({
-      templateId: r.templateId,
-      count: r.count,
-      lastMileageKm: r.lastMileageKm,
-      lastDoneAt: r.lastDoneAt,
-      maxMileageKm: r.maxMileageKm,
-    });
-    byVehicle.set(r.vehicleId, list);
-  }
-  return byVehicle;
 }
 
 /** Every template the viewer sees (the rules of upcoming work). One statement. */
