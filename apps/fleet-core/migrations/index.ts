@@ -7,6 +7,7 @@ import * as keysetTimesMs from './20261122_005_keyset_times_ms';
 import * as contractV1 from './20261123_006_contract_v1';
 import * as contractReadOnly from './20261123_007_contract_read_only';
 import * as latestOdometer from './20261126_008_latest_odometer';
+import * as dailyDistance from './20261126_009_daily_distance';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -18,4 +19,5 @@ export const migrations: Migrations = {
   '20261123_006_contract_v1': contractV1,
   '20261123_007_contract_read_only': contractReadOnly,
   '20261126_008_latest_odometer': latestOdometer,
+  '20261126_009_daily_distance': dailyDistance,
 };

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { assertNoStatistics, explainNodes } from '@fleetgraph/testing';
+import { assertNoStatistics, explainNodes, untilOneBackendWaitsOnALock } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { M, NOW, seedMaintenanceFixture } from './testing/fixture';
 import { vehicleFacts, vehicleFactsQuery } from './data/tables';
@@ -128,18 +128,6 @@ test('the summaries follow every insert, update, delete and truncate of the hist
   await assertInStep('a service after the truncate');
 });
 
-/** Polls the server (no timer) until one backend of this database waits on a lock. */
-async function untilOneBackendWaitsOnALock(): Promise<void> {
-  for (let attempt = 0; attempt < 10_000; attempt++) {
-    const { rows } = await h.knex.raw(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0].n === 1) return;
-  }
-  assert.fail('the second transaction never waited on the first');
-}
-
 test('two transactions inserting into the same pair at once lose no service', async () => {
   const [v1] = vehicles as [string];
   const { brakes } = M.templates;
@@ -152,7 +140,7 @@ test('two transactions inserting into the same pair at once lose no service', as
     const waiting = trxB('maintenance.history')
       .insert(service(v1, brakes, '2026-03-03T00:00:00Z', 650))
       .then(() => undefined);
-    await untilOneBackendWaitsOnALock();
+    await untilOneBackendWaitsOnALock(h.knex);
     await trxA.commit();
     await waiting;
     await trxB.commit();

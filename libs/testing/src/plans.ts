@@ -46,3 +46,19 @@ export async function assertNoStatistics(knex: Knex, schema: string, table: stri
   assert.equal(rows[0].last_analyze, null, `control: ${schema}.${table} has no statistics`);
   assert.equal(rows[0].last_autoanalyze, null, `control: ${schema}.${table} has no statistics`);
 }
+
+/**
+ * Resolves once one backend of the current database waits on a lock: a test that holds a lock in
+ * one transaction starts a second and waits for it to block before letting the first go. Polls
+ * the server (no timer, no wall clock); fails after `attempts` polls.
+ */
+export async function untilOneBackendWaitsOnALock(knex: Knex, attempts = 10_000): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const { rows } = await knex.raw(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (rows[0].n === 1) return;
+  }
+  assert.fail('no backend waited on a lock');
+}

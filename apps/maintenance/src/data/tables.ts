@@ -122,6 +122,20 @@ export interface VehicleFilter {
   groupIds?: string[] | null;
 }
 
+/**
+ * The recent-distance window (since, now] cut for fleet-core's daily distances (UTC days of the
+ * trips' ends): the whole days [wholeFrom, wholeTo) come from vehicle_daily_distance_v1, the two
+ * partial days from the trips themselves: (since, wholeFrom) and [wholeTo, now]. The window is
+ * AVERAGE_WINDOW_DAYS (>= 1) long, so wholeFrom <= wholeTo and no trip is counted twice.
+ */
+export function recentWindow(now: Date): { since: Date; wholeFrom: Date; wholeTo: Date } {
+  const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
+  const startOfDay = (t: Date) => Math.floor(t.getTime() / DAY_MS) * DAY_MS;
+  return { since, wholeFrom: new Date(startOfDay(since) + DAY_MS), wholeTo: new Date(startOfDay(now)) };
+}
+
+const day = (t: Date) => t.toISOString().slice(0, 10);
+
 /** A vehicle's facts with its service summaries: everything upcoming work needs of one vehicle. */
 export type VehicleWithServices = VehicleFacts & { services: ServiceSummary[] };
 
@@ -130,7 +144,8 @@ type SummaryTuple = [string, number, number, number, number];
 
 /**
  * The facts statement: the visible vehicles (filtered) with their latest odometer reading, the
- * km of trips that ended in the AVERAGE_WINDOW_DAYS days before `now`, and their service
+ * km of trips that ended in the AVERAGE_WINDOW_DAYS days before `now` (recentWindow: fleet-core's
+ * daily distances for the whole days, the trips of the two partial days), and their service
  * summaries (maintenance.service_summaries, kept by triggers on history: per template the number
  * of services, the last one and the highest mileage) as one JSON array per vehicle, so upcoming
  * work is one round trip whatever the history's length.
@@ -150,11 +165,18 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
         .whereRaw('ga.ancestor_id = any(?::uuid[])', [filter.groupIds]),
     );
-  const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
+  const window = recentWindow(now);
   return knex.raw(
     `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
             v.fuel_type as "fuelType", v.created_at as "createdAt",
-            o.odometer_km as "odometerKm", coalesce(d.km, 0)::float8 as "recentKm",
+            o.odometer_km as "odometerKm",
+            (coalesce((select sum(dd.distance_m) from fleet_contract.vehicle_daily_distance_v1 dd
+                        where dd.vehicle_id = v.id and dd.day >= ?::date and dd.day < ?::date), 0)
+             + coalesce((select sum(t.distance_m) from fleet_contract.trips_v1 t
+                          where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at < ?), 0)
+             + coalesce((select sum(t.distance_m) from fleet_contract.trips_v1 t
+                          where t.vehicle_id = v.id and t.ended_at >= ? and t.ended_at <= ?), 0)
+            )::float8 / 1000 as "recentKm",
             (select coalesce(json_agg(json_build_array(s.template_id, s.services, s.last_mileage_km,
                       (date_part('epoch', s.last_done_at) * 1000)::int8, s.max_mileage_km)), '[]')
                from maintenance.service_summaries s where s.vehicle_id = v.id) as services
@@ -165,11 +187,8 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
        left join lateral (
          select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
           where r.vehicle_id = v.id offset 0) o on true
-       left join lateral (
-         select sum(t.distance_m) / 1000.0 as km from fleet_contract.trips_v1 t
-          where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at <= ?) d on true
       order by v.id`,
-    [ids, since, now],
+    [day(window.wholeFrom), day(window.wholeTo), window.since, window.wholeFrom, window.wholeTo, now, ids],
   );
 }
 
