@@ -3,10 +3,10 @@
  * 100k vehicles with 5 years of service history.
  *
  *   1. generates, with SQL generate_series: one organization, BENCH_VEHICLES vehicles (default
- *      100000) in groups of 500, a viewer member of the first group, 20 trips in the last 30 days
- *      for each vehicle of that group, the demo's global template catalog, and 5 years of history
- *      for every vehicle on the templates that apply to all types (brakes, brake fluid,
- *      inspection, cabin filter, coolant, air conditioning);
+ *      100000) in groups of 500, a viewer member of the first group, BENCH_TRIPS_PER_VEHICLE
+ *      (default 20) trips in the last 30 days for each vehicle of that group, the demo's global
+ *      template catalog, and 5 years of history for every vehicle on the templates that apply to
+ *      all types (brakes, brake fluid, inspection, cabin filter, coolant, air conditioning);
  *   2. direct: the maintenance app in this process (signed token, visibility SQL, over HTTP),
  *      p50/p99 of `maintenanceUpcomings` (the viewer's 500 vehicles, page of 50, with count) and of
  *      one vehicle's `_entities` (Vehicle.maintenanceUpcoming + maintenanceHistory), and the SQL
@@ -18,7 +18,8 @@
  * No ANALYZE is run: plans are those of a database without statistics. BENCH_PROFILE=1 prints the
  * facts statement's plan.
  *
- *   npx tsx tools/bench/src/maintenance.ts   (BENCH_VEHICLES, default 100000; BENCH_N, default 100)
+ *   npx tsx tools/bench/src/maintenance.ts   (BENCH_VEHICLES, default 100000; BENCH_N, default 100;
+ *   BENCH_TRIPS_PER_VEHICLE, default 20)
  */
 import { performance } from 'node:perf_hooks';
 import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
@@ -30,6 +31,8 @@ import { measure, printRow, startBenchPlatform } from './harness';
 
 const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 100_000);
 const N = Number(process.env.BENCH_N ?? 100);
+/** Trips per vehicle of the fleet, spread evenly over the last 30 days (a delivery van makes 600+). */
+const TRIPS = Number(process.env.BENCH_TRIPS_PER_VEHICLE ?? 20);
 const FLEET = 500;
 const ORG = '0d000000-0000-4000-8000-000000000001';
 const VIEWER = {
@@ -94,11 +97,11 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
     `insert into fleet.trips (id, device_id, vehicle_id, started_at, ended_at, start_latitude, start_longitude,
                               end_latitude, end_longitude, distance_m, max_speed_kmh)
      select gen_random_uuid(), 'MBENCH' || lpad(n::text, 8, '0'), ${vehicleId('n')},
-            ?::timestamptz - interval '1 day' * (k * 1.5),
-            ?::timestamptz - interval '1 day' * (k * 1.5) + interval '40 minutes',
+            ?::timestamptz - interval '1 day' * (k * ?::float8),
+            ?::timestamptz - interval '1 day' * (k * ?::float8) + interval '40 minutes',
             48.1, 11.5, 48.2, 11.6, 5000 + ((n * 31 + k * 17) % 90) * 1000, 110
-       from generate_series(1, ?) n, generate_series(1, 20) k`,
-    [NOW, NOW, FLEET],
+       from generate_series(1, ?) n, generate_series(1, ?) k`,
+    [NOW, 30 / TRIPS, NOW, 30 / TRIPS, FLEET, TRIPS],
   );
   const existing = new Set(
     (await knex('maintenance.templates').select('id')).map((t: { id: string }) => t.id),
@@ -135,7 +138,7 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
   }
   const history = Number((await knex('maintenance.history').count('* as n').first())!.n);
   console.log(
-    `generated ${VEHICLES} vehicles in ${groups} groups, ${FLEET * 20} trips, ${history} service records ` +
+    `generated ${VEHICLES} vehicles in ${groups} groups, ${FLEET * TRIPS} trips, ${history} service records ` +
       `(history ${((performance.now() - h0) / 1000).toFixed(1)} s, total ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 }
