@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { untilOneBackendWaitsOnALock } from '@fleetgraph/testing';
+import { commitWhileSecondWaits } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { F, loadFixture } from './testing/fixture';
 
@@ -103,21 +103,11 @@ test('the daily distances follow every insert, update, delete and truncate of th
 
 test('two transactions adding to the same day at once lose no trip', async () => {
   const day = '2026-07-01T10:00:00Z';
-  const trxA = await h.knex.transaction();
-  const trxB = await h.knex.transaction();
-  try {
-    await trxA('fleet.trips').insert(trip(v1, day, 100));
-    const waiting = trxB('fleet.trips')
-      .insert(trip(v1, day, 200))
-      .then(() => undefined);
-    await untilOneBackendWaitsOnALock(h.knex);
-    await trxA.commit();
-    await waiting;
-    await trxB.commit();
-  } finally {
-    if (!trxA.isCompleted()) await trxA.rollback();
-    if (!trxB.isCompleted()) await trxB.rollback();
-  }
+  await commitWhileSecondWaits(
+    h.knex,
+    (trx) => trx('fleet.trips').insert(trip(v1, day, 100)),
+    (trx) => trx('fleet.trips').insert(trip(v1, day, 200)),
+  );
   const row = await h
     .knex('fleet_contract.vehicle_daily_distance_v1')
     .where({ vehicle_id: v1, day: '2026-07-01' })

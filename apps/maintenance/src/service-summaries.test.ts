@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { assertNoStatistics, explainNodes, untilOneBackendWaitsOnALock } from '@fleetgraph/testing';
+import { assertNoStatistics, commitWhileSecondWaits, explainNodes } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { M, NOW, seedMaintenanceFixture } from './testing/fixture';
 import { vehicleFacts, vehicleFactsQuery } from './data/tables';
@@ -132,22 +132,12 @@ test('two transactions inserting into the same pair at once lose no service', as
   const [v1] = vehicles as [string];
   const { brakes } = M.templates;
   const before = await h.knex('maintenance.service_summaries').where({ vehicle_id: v1, template_id: brakes });
-  const trxA = await h.knex.transaction();
-  const trxB = await h.knex.transaction();
-  try {
-    await trxA('maintenance.history').insert(service(v1, brakes, '2026-03-02T00:00:00Z', 700));
-    // B's trigger waits on A's summary row (or A's speculative insert of it) until A commits.
-    const waiting = trxB('maintenance.history')
-      .insert(service(v1, brakes, '2026-03-03T00:00:00Z', 650))
-      .then(() => undefined);
-    await untilOneBackendWaitsOnALock(h.knex);
-    await trxA.commit();
-    await waiting;
-    await trxB.commit();
-  } finally {
-    if (!trxA.isCompleted()) await trxA.rollback();
-    if (!trxB.isCompleted()) await trxB.rollback();
-  }
+  // B's trigger waits on A's summary row (or A's speculative insert of it) until A commits.
+  await commitWhileSecondWaits(
+    h.knex,
+    (trx) => trx('maintenance.history').insert(service(v1, brakes, '2026-03-02T00:00:00Z', 700)),
+    (trx) => trx('maintenance.history').insert(service(v1, brakes, '2026-03-03T00:00:00Z', 650)),
+  );
   const [row] = await h.knex('maintenance.service_summaries').where({ vehicle_id: v1, template_id: brakes });
   assert.equal(row.services, (before[0]?.services ?? 0) + 2);
   assert.equal(row.last_mileage_km, 650, 'the later service is the last');

@@ -48,9 +48,8 @@ export async function assertNoStatistics(knex: Knex, schema: string, table: stri
 }
 
 /**
- * Resolves once one backend of the current database waits on a lock: a test that holds a lock in
- * one transaction starts a second and waits for it to block before letting the first go. Polls
- * the server (no timer, no wall clock); fails after `attempts` polls.
+ * Resolves once one backend of the current database waits on a lock. Polls the server (no timer,
+ * no wall clock); fails after `attempts` polls.
  */
 export async function untilOneBackendWaitsOnALock(knex: Knex, attempts = 10_000): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt++) {
@@ -61,4 +60,30 @@ export async function untilOneBackendWaitsOnALock(knex: Knex, attempts = 10_000)
     if (rows[0].n === 1) return;
   }
   assert.fail('no backend waited on a lock');
+}
+
+/**
+ * Two writers at once, for tests of concurrent writes that meet on one row (a trigger merging
+ * into a summary): `first` runs in a transaction that keeps its locks, `second` starts in another
+ * and must block on them, then the first commits and the second finishes and commits. Both are
+ * rolled back if anything fails.
+ */
+export async function commitWhileSecondWaits(
+  knex: Knex,
+  first: (trx: Knex.Transaction) => Promise<unknown>,
+  second: (trx: Knex.Transaction) => Promise<unknown>,
+): Promise<void> {
+  const trxA = await knex.transaction();
+  const trxB = await knex.transaction();
+  try {
+    await first(trxA);
+    const waiting = second(trxB).then(() => undefined);
+    await untilOneBackendWaitsOnALock(knex);
+    await trxA.commit();
+    await waiting;
+    await trxB.commit();
+  } finally {
+    if (!trxA.isCompleted()) await trxA.rollback();
+    if (!trxB.isCompleted()) await trxB.rollback();
+  }
 }
