@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { assertNoStatistics, explainNodes } from '@fleetgraph/testing';
+import { assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { F, loadFixture } from './testing/fixture';
 
@@ -78,11 +78,7 @@ test('the latest odometer reads a few index entries per session, not the 20,000 
   const nodes = await explainNodes(h.knex, LATEST, [], { analyze: true });
   const readings = nodes.filter((node) => node['Relation Name'] === 'readings');
   assert.ok(readings.length > 0, JSON.stringify(nodes.map((n) => n['Node Type'])));
-  const read = readings.reduce(
-    (sum, n) =>
-      sum + ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 0),
-    0,
-  );
+  const read = rowsRead(nodes, 'readings');
   assert.ok(read <= 10, `readings rows read: ${read} (${readings.map((n) => n['Node Type']).join(', ')})`);
   assert.ok(!nodes.some((node) => node['Node Type'] === 'Sort' && (node['Actual Rows'] ?? 0) > 10));
 });

@@ -1,10 +1,4 @@
 export { createTestIssuer, type TestIssuer, type TestUser } from './issuer';
 export { dataOf, injectGraphQL, postGraphQL, createStatementCounter, type GraphQLResponse } from './http';
 export { startFaultProxy, type FaultProxy } from './fault-proxy';
-export {
-  assertNoStatistics,
-  commitWhileSecondWaits,
-  explainNodes,
-  untilOneBackendWaitsOnALock,
-  type PlanNode,
-} from './plans';
+export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, type PlanNode } from './plans';

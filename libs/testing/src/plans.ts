@@ -36,6 +36,21 @@ export async function explainNodes(
   return flatten(explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode);
 }
 
+/**
+ * Rows a relation's scans handled in an analyzed plan (`explainNodes(..., { analyze: true })`):
+ * rows returned plus rows removed by a filter, times loops. What a scaling test bounds: it counts
+ * rows touched, never time.
+ */
+export function rowsRead(nodes: readonly PlanNode[], relation: string): number {
+  return nodes
+    .filter((node) => node['Relation Name'] === relation)
+    .reduce(
+      (sum, n) =>
+        sum + ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 0),
+      0,
+    );
+}
+
 /** Fails unless the table has never been analyzed (so the plan under test is a stats-less one). */
 export async function assertNoStatistics(knex: Knex, schema: string, table: string): Promise<void> {
   const { rows } = await knex.raw(
@@ -51,7 +66,7 @@ export async function assertNoStatistics(knex: Knex, schema: string, table: stri
  * Resolves once one backend of the current database waits on a lock. Polls the server (no timer,
  * no wall clock); fails after `attempts` polls.
  */
-export async function untilOneBackendWaitsOnALock(knex: Knex, attempts = 10_000): Promise<void> {
+async function untilOneBackendWaitsOnALock(knex: Knex, attempts = 10_000): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const { rows } = await knex.raw(
       `select count(*)::int as n from pg_stat_activity
