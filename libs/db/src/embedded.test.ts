@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { embeddedUrl, socketDirFor } from './embedded';
+
+test('the embedded server takes its socket in the cluster folder when the path fits a socket address', () => {
+  assert.equal(socketDirFor('/work/app/.data/pg', 54329), '/work/app/.data/pg');
+  const deep = `/${'d'.repeat(86)}/pg`; // 90 bytes, + "/.s.PGSQL.54329" = 105 > 103
+  assert.equal(socketDirFor(deep, 54329), undefined);
+  assert.equal(socketDirFor(deep.slice(2), 54329), deep.slice(2));
+});
+
+test('a folder PostgreSQL would split or unquote in unix_socket_directories gets no socket', () => {
+  for (const dir of ['/a b/pg', '/a,b/pg', "/a'b/pg", '/a"b/pg', '/a\\b/pg'])
+    assert.equal(socketDirFor(dir, 54329), undefined, dir);
+});
+
+test('the URL names the socket folder as its host, percent-encoded, or 127.0.0.1 without one', () => {
+  assert.equal(
+    embeddedUrl(54329, '/work/app/.data/pg'),
+    'postgres://postgres:postgres@%2Fwork%2Fapp%2F.data%2Fpg:54329/postgres',
+  );
+  assert.equal(embeddedUrl(54329), 'postgres://postgres:postgres@127.0.0.1:54329/postgres');
+});
