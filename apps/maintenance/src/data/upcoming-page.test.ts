@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CursorCodec } from '@fleetgraph/paging';
+import type { UpcomingItem } from '../domain/upcoming';
+import { pageOfItems, sortKey, type UpcomingSort } from './upcoming-page';
+
+const codec = new CursorCodec('upcoming-page-test-secret');
+const RULES = { defaultSize: 50, maxSize: 500 };
+
+/** Items in index order; `tie` items share every sort value, and ids run against the index order. */
+function items(count: number, tie: (i: number) => boolean): UpcomingItem[] {
+  return Array.from({ length: count }, (_, i) => {
+    const value = tie(i) ? 1 : 100 + i;
+    return {
+      id: `id-${String(count - i).padStart(3, '0')}`,
+      criticality: { criticality: 1 },
+      remainingDaysToDrive: value,
+      remainingDistanceToDrive: value,
+      dateDeadline: new Date(value * 86_400_000),
+    } as unknown as UpcomingItem;
+  });
+}
+
+const byKey = (sort: UpcomingSort) => (a: UpcomingItem, b: UpcomingItem) => {
+  const [x, y] = [sortKey(a, sort), sortKey(b, sort)];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return 0;
+};
+
+for (const sort of ['URGENCY', 'DATE_DEADLINE', 'REMAINING_DISTANCE'] as const) {
+  test(`${sort}: pages of 3 cover every item once, in key order, ties broken by id`, () => {
+    const list = items(20, (i) => i % 4 === 0);
+    const seen: string[] = [];
+    let pageId: string | null = null;
+    do {
+      const page = pageOfItems(codec, 'test', list, sort, { pageSize: 3, pageId }, RULES, {});
+      seen.push(...page.list.map((item) => item.id));
+      pageId = page.next;
+      assert.ok(seen.length <= 20, 'the pages end (a cursor never leads back)');
+    } while (pageId);
+    assert.deepEqual(
+      seen,
+      [...list].sort(byKey(sort)).map((item) => item.id),
+    );
+    assert.equal(new Set(seen).size, 20);
+  });
+}
