@@ -26,7 +26,7 @@ import { operationChecksPlugin } from './operation-checks';
 import { limitsParseOptions, queryLimitsPlugin } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
 import { registerExplorer } from './explorer/plugin';
-import { persistedQueries } from './persisted-queries/apq';
+import { persistedQueries, type PersistedQueryStore } from './persisted-queries/apq';
 import { withRateLimit } from './rate-limit/context';
 import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
@@ -50,6 +50,8 @@ export interface GatewayBuildOptions {
   logStream?: ServerOptions['logStream'];
   /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
   queryCacheStore?: CacheStore;
+  /** The persisted queries' store (default: Redis with REDIS_URL, else memory); tests pass their own. */
+  persistedQueryStore?: PersistedQueryStore;
   /**
    * The clock, in epoch ms, of every time-based part (token cache, revocation cache, query cache,
    * rate limiter, JWKS refresh, readiness cache). Default Date.now; tests pass one they advance.
@@ -124,6 +126,7 @@ export async function buildApp(
     maxBytes: config.apqCacheMaxBytes,
     onError: (error, operation) =>
       app.log.warn({ err: error, operation }, 'persisted query store unavailable'),
+    ...(options.persistedQueryStore ? { store: options.persistedQueryStore } : {}),
   });
   app.addHook('onClose', async () => apq.close());
   const apollo = new ApolloServer<GatewayContext>({

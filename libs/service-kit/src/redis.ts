@@ -5,13 +5,16 @@
  * - once Redis has been reached or has failed, a command is sent only while it is connected:
  *   during an outage each request goes on at once with the fallback instead of a timeout;
  * - `attempt(operation, fallback, run)` answers `run()` or, on any failure, the fallback;
- *   failures are reported at most once per 30 s (a logged line, not a flood).
+ *   failures are reported at most once per 30 s (a logged line, not a flood);
+ * - `ready()` resolves once the connection is ready (for a caller that must not start degraded).
  */
 import { Redis } from 'ioredis';
 
 export interface OptionalRedis {
   redis: Redis;
   attempt<T>(operation: string, fallback: T, run: (redis: Redis) => Promise<T>): Promise<T>;
+  /** Resolves when the connection is ready: at once if it is, else on its next `ready` event. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +51,10 @@ export function optionalRedis(
         return fallback;
       }
     },
+    ready: () =>
+      redis.status === 'ready'
+        ? Promise.resolve()
+        : new Promise((resolve) => redis.once('ready', () => resolve())),
     async close() {
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
       else redis.disconnect();

@@ -26,6 +26,9 @@ export interface PersistedQueryStore {
   close(): Promise<void>;
 }
 
+/** The Redis store, which can also say when its connection is up (tests start from there). */
+export type RedisPersistedQueryStore = PersistedQueryStore & { ready(): Promise<void> };
+
 /** Longest query text kept (characters); longer ones still run, they are just not persisted. */
 export const MAX_ENTRY_CHARS = 100_000;
 
@@ -62,10 +65,10 @@ export interface RedisStoreOptions {
   onError: (error: unknown, operation: string) => void;
 }
 
-export function redisStore(options: RedisStoreOptions): PersistedQueryStore {
+export function redisStore(options: RedisStoreOptions): RedisPersistedQueryStore {
   const prefix = options.keyPrefix ?? 'fleetgraph:apq:';
   // While Redis is away a lookup is a miss (the client sends its query again) and a write is skipped.
-  const { attempt, close } = optionalRedis(options.redisUrl, options.onError);
+  const { attempt, ready, close } = optionalRedis(options.redisUrl, options.onError);
   return {
     get: (key) => attempt('get', undefined, async (redis) => (await redis.get(prefix + key)) ?? undefined),
     async set(key, value, setOptions) {
@@ -76,6 +79,7 @@ export function redisStore(options: RedisStoreOptions): PersistedQueryStore {
       });
     },
     delete: (key) => attempt('delete', false, async (redis) => (await redis.del(prefix + key)) > 0),
+    ready,
     close,
   };
 }
@@ -93,15 +97,19 @@ export function persistedQueries(config: {
   ttlSeconds: number;
   maxBytes: number;
   onError: (error: unknown, operation: string) => void;
+  /** A store of the caller's, which the caller closes (tests); default Redis with redisUrl, else memory. */
+  store?: PersistedQueryStore;
 }): PersistedQueriesSetup {
   if (!config.enabled) return { options: false, plugin: {}, close: async () => {} };
-  const store = config.redisUrl
-    ? redisStore({ redisUrl: config.redisUrl, ttlSeconds: config.ttlSeconds, onError: config.onError })
-    : memoryStore(config.maxBytes, config.ttlSeconds);
+  const store =
+    config.store ??
+    (config.redisUrl
+      ? redisStore({ redisUrl: config.redisUrl, ttlSeconds: config.ttlSeconds, onError: config.onError })
+      : memoryStore(config.maxBytes, config.ttlSeconds));
   return {
     options: { cache: store, ttl: config.ttlSeconds },
     plugin: hashMismatchPlugin(),
-    close: () => store.close(),
+    close: config.store ? async () => {} : () => store.close(),
   };
 }
 
