@@ -75,3 +75,52 @@ test('the demo seed gives every vehicle months of reports with defects in every 
     res.data.inspectionReports.list[0].inspectionAnswers.list.every((a: any) => a.itemName && a.resultLabel),
   );
 });
+
+/** Every dvir row the demo writes, as one digest per table (timestamps of the write excluded). */
+async function demoDigest(knex: SubgraphHarness['knex']): Promise<Record<string, string>> {
+  const digest: Record<string, string> = {};
+  for (const table of [
+    'inspection_templates',
+    'inspection_reports',
+    'inspection_answers',
+    'defects',
+    'attachments',
+  ]) {
+    const { rows } = await knex.raw(
+      `select count(*)::int as n,
+              md5(string_agg((to_jsonb(t) - 'created_at' - 'updated_at')::text, '|'
+                  order by (to_jsonb(t) - 'created_at' - 'updated_at')::text)) as md5
+         from dvir.${table} t`,
+    );
+    digest[table] = `${rows[0].n} ${rows[0].md5}`;
+  }
+  return digest;
+}
+
+test('the demo written in small batches is row for row the demo written at once (memory stays flat at any scale)', async () => {
+  const files = fileServiceFor(loadDvirConfig({ DVIR_FILES_DIR: filesDir, PAGING_SECRET: 'x'.repeat(32) }));
+  const empty = () =>
+    h.knex.raw(
+      'truncate dvir.attachments, dvir.defects, dvir.inspection_answers, dvir.inspection_reports, dvir.inspection_templates cascade',
+    );
+  const seed = async (flushReports: number) => {
+    await empty();
+    const lines: string[] = [];
+    await seedDvirDemo(h.knex, { now, log: (l) => lines.push(l), progress: true, scale: 1 }, files, {
+      flushReports,
+    });
+    return {
+      digest: await demoDigest(h.knex),
+      writes: lines.filter((l) => / reports for \d+\/\d+ vehicles$/.test(l)),
+    };
+  };
+  const batched = await seed(50);
+  const whole = await seed(Number.POSITIVE_INFINITY);
+  assert.ok(Number(whole.digest.inspection_reports!.split(' ')[0]) > 100, JSON.stringify(whole.digest));
+  assert.ok(
+    batched.writes.length >= 5,
+    `written in ${batched.writes.length} batches: ${batched.writes.join('; ')}`,
+  );
+  assert.equal(whole.writes.length, 1);
+  assert.deepEqual(batched.digest, whole.digest);
+});
