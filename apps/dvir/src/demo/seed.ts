@@ -171,12 +171,15 @@ const FLUSH_REPORTS = 5_000;
 type Rng = ReturnType<typeof prng>;
 type Images = Awaited<ReturnType<typeof demoImages>>;
 
-/** The demo fleet as fleet-core's contract shows it: vehicles, and per organization its accounts and drivers. */
+/**
+ * The demo fleet as fleet-core's contract shows it: vehicles, and per organization its drivers (by
+ * id) and the account that resolves defects (the first by email).
+ */
 interface DemoFleet {
   vehicles: Vehicle[];
   orgs: string[];
-  accounts: Array<{ id: string; organization_id: string }>;
-  drivers: Array<{ id: string; organization_id: string }>;
+  driversOf: Map<string, string[]>;
+  managerOf: Map<string, string>;
 }
 
 /** The templates the demo inspects against (see demoTemplates). */
@@ -270,16 +273,24 @@ async function loadDemoFleet(knex: Knex): Promise<DemoFleet> {
        order by v.organization_id, v.id`)
   ).rows;
   const orgs = [...new Set(vehicles.map((v) => v.organization_id))];
-  if (orgs.length === 0) return { vehicles, orgs, accounts: [], drivers: [] };
-  const accounts = await knex('fleet_contract.accounts_v1')
+  const fleet: DemoFleet = { vehicles, orgs, driversOf: new Map(), managerOf: new Map() };
+  if (orgs.length === 0) return fleet;
+  const accounts: Array<{ id: string; organization_id: string }> = await knex('fleet_contract.accounts_v1')
     .select('id', 'organization_id')
     .whereIn('organization_id', orgs)
     .orderBy('email');
-  const drivers = await knex('fleet_contract.drivers_v1')
+  for (const a of accounts)
+    if (!fleet.managerOf.has(a.organization_id)) fleet.managerOf.set(a.organization_id, a.id);
+  const drivers: Array<{ id: string; organization_id: string }> = await knex('fleet_contract.drivers_v1')
     .select('id', 'organization_id')
     .whereIn('organization_id', orgs)
     .orderBy('id');
-  return { vehicles, orgs, accounts, drivers };
+  for (const d of drivers) {
+    const list = fleet.driversOf.get(d.organization_id) ?? [];
+    if (list.length === 0) fleet.driversOf.set(d.organization_id, list);
+    list.push(d.id);
+  }
+  return fleet;
 }
 
 /**
@@ -340,12 +351,12 @@ function largestGroup(vehicles: Vehicle[], org: string): string | undefined {
 function vehicleReports(ctx: HistoryContext, vehicle: Vehicle, vi: number): ReportRows[] {
   const { fleet, templates, today, days, rng } = ctx;
   const org = vehicle.organization_id;
-  const drivers = fleet.drivers.filter((d) => d.organization_id === org);
+  const drivers = fleet.driversOf.get(org) ?? [];
   const vehicleState: VehicleState = {
     vehicle,
     vi,
-    driverId: vehicle.driver_id ?? (drivers.length ? drivers[vi % drivers.length]!.id : null),
-    manager: fleet.accounts.find((a) => a.organization_id === org)?.id,
+    driverId: vehicle.driver_id ?? (drivers.length ? drivers[vi % drivers.length]! : null),
+    manager: fleet.managerOf.get(org),
     open: new Map(),
     odometer: Math.max(1000, (vehicle.odometer_km ?? 40000) - days * 120),
     reports: [],
