@@ -192,7 +192,7 @@ interface DemoTemplates {
 
 /** What every vehicle's history is built from. */
 interface HistoryContext {
-  fleet: DemoFleet;
+  roster: DemoFleet;
   templates: DemoTemplates;
   images: Images;
   today: Date;
@@ -212,14 +212,14 @@ export async function seedDvirDemo(
 ): Promise<DemoSeedResult> {
   const flushReports = options.flushReports ?? FLUSH_REPORTS;
   const started = Date.now();
-  const fleet = await loadDemoFleet(knex);
-  if (fleet.vehicles.length === 0) return { counts: {} };
+  const roster = await loadDemoFleet(knex);
+  if (roster.vehicles.length === 0) return { counts: {} };
   const today = new Date(Math.floor(context.now.getTime() / DAY) * DAY);
-  const days = historyDays(fleet.vehicles.length);
+  const days = historyDays(roster.vehicles.length);
   const rng = prng(20261123);
   const images = await demoImages();
-  const templates = demoTemplates(fleet, today, days, rng);
-  const history: HistoryContext = { fleet, templates, images, today, days, rng };
+  const templates = demoTemplates(roster, today, days, rng);
+  const history: HistoryContext = { roster, templates, images, today, days, rng };
   const counts = { reports: 0, answers: 0, defects: 0, attachments: 0 };
 
   await knex.transaction(async (trx) => {
@@ -233,17 +233,17 @@ export async function seedDvirDemo(
       addCounts(counts, pending);
       pending = [];
       if (context.progress)
-        context.log(`dvir: ${counts.reports} reports for ${done}/${fleet.vehicles.length} vehicles`);
+        context.log(`dvir: ${counts.reports} reports for ${done}/${roster.vehicles.length} vehicles`);
     };
-    for (const [vi, vehicle] of fleet.vehicles.entries()) {
+    for (const [vi, vehicle] of roster.vehicles.entries()) {
       // A vehicle's defects are closed by its later reports: its history is built whole, then queued.
       pending.push(...vehicleReports(history, vehicle, vi));
       if (pending.length >= flushReports) await flush(vi + 1);
     }
-    if (pending.length > 0) await flush(fleet.vehicles.length);
+    if (pending.length > 0) await flush(roster.vehicles.length);
   });
   context.log(
-    `dvir: ${counts.reports} reports, ${counts.answers} answers, ${counts.defects} defects, ${counts.attachments} attachments for ${fleet.vehicles.length} vehicles in ${Date.now() - started} ms`,
+    `dvir: ${counts.reports} reports, ${counts.answers} answers, ${counts.defects} defects, ${counts.attachments} attachments for ${roster.vehicles.length} vehicles in ${Date.now() - started} ms`,
   );
   return { counts };
 }
@@ -273,43 +273,43 @@ async function loadDemoFleet(knex: Knex): Promise<DemoFleet> {
        order by v.organization_id, v.id`)
   ).rows;
   const orgs = [...new Set(vehicles.map((v) => v.organization_id))];
-  const fleet: DemoFleet = { vehicles, orgs, driversOf: new Map(), managerOf: new Map() };
-  if (orgs.length === 0) return fleet;
+  const roster: DemoFleet = { vehicles, orgs, driversOf: new Map(), managerOf: new Map() };
+  if (orgs.length === 0) return roster;
   const accounts: Array<{ id: string; organization_id: string }> = await knex('fleet_contract.accounts_v1')
     .select('id', 'organization_id')
     .whereIn('organization_id', orgs)
     .orderBy('email');
   for (const a of accounts)
-    if (!fleet.managerOf.has(a.organization_id)) fleet.managerOf.set(a.organization_id, a.id);
+    if (!roster.managerOf.has(a.organization_id)) roster.managerOf.set(a.organization_id, a.id);
   const drivers: Array<{ id: string; organization_id: string }> = await knex('fleet_contract.drivers_v1')
     .select('id', 'organization_id')
     .whereIn('organization_id', orgs)
     .orderBy('id');
   for (const d of drivers) {
-    const list = fleet.driversOf.get(d.organization_id) ?? [];
-    if (list.length === 0) fleet.driversOf.set(d.organization_id, list);
+    const list = roster.driversOf.get(d.organization_id) ?? [];
+    if (list.length === 0) roster.driversOf.set(d.organization_id, list);
     list.push(d.id);
   }
-  return fleet;
+  return roster;
 }
 
 /**
  * One global periodic inspection; per organization a daily check in three versions (in its
  * language) and a depot check for its largest group.
  */
-function demoTemplates(fleet: DemoFleet, today: Date, days: number, rng: Rng): DemoTemplates {
+function demoTemplates(roster: DemoFleet, today: Date, days: number, rng: Rng): DemoTemplates {
   const ago = (n: number) => new Date(today.getTime() - n * DAY);
   const periodic = template(rng.uuid(), 1, null, null, PERIODIC_NAMES, 'EN', CATALOG, ago(days + 30), rng, {
     signatureRequired: true,
     vehicleType: 'OTHER',
   });
   const result: DemoTemplates = { all: [periodic], periodic, daily: new Map(), depot: new Map() };
-  fleet.orgs.forEach((org, i) => {
+  roster.orgs.forEach((org, i) => {
     const lang = ['EN', 'FR', 'DE'][i % 3]!;
     const versions = dailyVersions(org, lang, days, ago, rng);
     result.daily.set(org, versions);
     result.all.push(...versions);
-    const group = largestGroup(fleet.vehicles, org);
+    const group = largestGroup(roster.vehicles, org);
     if (group) {
       const t = template(rng.uuid(), 1, org, group, DEPOT_NAMES, 'DE', CATALOG.slice(5), ago(days + 5), rng, {
         signatureRequired: false,
@@ -349,14 +349,14 @@ function largestGroup(vehicles: Vehicle[], org: string): string | undefined {
  * depot's vehicles). Defects found are closed by later reports, a mechanic or a fleet manager.
  */
 function vehicleReports(ctx: HistoryContext, vehicle: Vehicle, vi: number): ReportRows[] {
-  const { fleet, templates, today, days, rng } = ctx;
+  const { roster, templates, today, days, rng } = ctx;
   const org = vehicle.organization_id;
-  const drivers = fleet.driversOf.get(org) ?? [];
+  const drivers = roster.driversOf.get(org) ?? [];
   const vehicleState: VehicleState = {
     vehicle,
     vi,
     driverId: vehicle.driver_id ?? (drivers.length ? drivers[vi % drivers.length]! : null),
-    manager: fleet.managerOf.get(org),
+    manager: roster.managerOf.get(org),
     open: new Map(),
     odometer: Math.max(1000, (vehicle.odometer_km ?? 40000) - days * 120),
     reports: [],
