@@ -26,22 +26,30 @@ before(async () => {
 });
 after(() => sso?.close());
 
+/** One row of the batched rotation's input: a client-less refresh presenting `tokenHash`. */
+const rotationRow = (n: number, tokenHash: string) => ({
+  n,
+  token_hash: tokenHash,
+  client_id: null,
+  new_id: randomUUID(),
+  new_hash: `new-${randomUUID()}`,
+  jti: randomUUID(),
+  access_expires_at: new Date().toISOString(),
+  ip: null,
+});
+
+/** The batched rotation's plan for these rows (with `analyze`, the statement runs). */
+const explainRotation = (rows: ReturnType<typeof rotationRow>[], options: { analyze?: boolean } = {}) =>
+  explainNodes(
+    sso.knex,
+    ROTATE_BATCH.text.replace('$1', '?').replace('$2', '?'),
+    [JSON.stringify(rows), 3600],
+    options,
+  );
+
 test('the presented refresh token is found by its token_hash index, whatever the statistics', async () => {
   for (const batch of [1, 32]) {
-    const input = Array.from({ length: batch }, (_, n) => ({
-      n,
-      token_hash: `hash-${n}`,
-      client_id: null,
-      new_id: randomUUID(),
-      new_hash: `new-${n}`,
-      jti: randomUUID(),
-      access_expires_at: new Date().toISOString(),
-      ip: null,
-    }));
-    const all = await explainNodes(sso.knex, ROTATE_BATCH.text.replace('$1', '?').replace('$2', '?'), [
-      JSON.stringify(input),
-      3600,
-    ]);
+    const all = await explainRotation(Array.from({ length: batch }, (_, n) => rotationRow(n, `hash-${n}`)));
     const onRefreshTokens = all.filter(
       (node) => node['Relation Name'] === 'refresh_tokens' && node['Node Type'] !== 'ModifyTable',
     );
@@ -75,24 +83,7 @@ test("a family's live access token is found without reading its revoked history,
     [user.id, familyId],
   );
   await assertNoStatistics(sso.knex, 'sso', 'access_tokens');
-  const input = [
-    {
-      n: 0,
-      token_hash: tokenHash,
-      client_id: null,
-      new_id: randomUUID(),
-      new_hash: `new-${randomUUID()}`,
-      jti: randomUUID(),
-      access_expires_at: new Date().toISOString(),
-      ip: null,
-    },
-  ];
-  const nodes = await explainNodes(
-    sso.knex,
-    ROTATE_BATCH.text.replace('$1', '?').replace('$2', '?'),
-    [JSON.stringify(input), 3600],
-    { analyze: true },
-  );
+  const nodes = await explainRotation([rotationRow(0, tokenHash)], { analyze: true });
   const { rows } = await sso.knex.raw(
     'select count(*)::int as live from sso.access_tokens where family_id = ? and revoked_at is null',
     [familyId],
