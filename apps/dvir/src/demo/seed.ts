@@ -23,6 +23,7 @@ import {
   type TemplateInput,
 } from '../domain/rules';
 import { writeReports, writeTemplates, type FileStore } from '../domain/write';
+import type { StoredFile } from '../files/service';
 import { CATALOG, itemTranslations, type CatalogItem } from './catalog';
 import { demoImages } from './images';
 
@@ -228,8 +229,9 @@ export async function seedDvirDemo(
       templates.all.map((t) => t.input),
     );
     let pending: ReportRows[] = [];
+    const stored = new Map<Uint8Array, StoredFile>();
     const flush = async (done: number) => {
-      await writeReports(trx, files, pending);
+      await writeReports(trx, files, pending, stored);
       addCounts(counts, pending);
       pending = [];
       if (context.progress)
@@ -286,9 +288,9 @@ async function loadDemoFleet(knex: Knex): Promise<DemoFleet> {
     .whereIn('organization_id', orgs)
     .orderBy('id');
   for (const d of drivers) {
-    const list = roster.driversOf.get(d.organization_id) ?? [];
-    if (list.length === 0) roster.driversOf.set(d.organization_id, list);
-    list.push(d.id);
+    const list = roster.driversOf.get(d.organization_id);
+    if (list) list.push(d.id);
+    else roster.driversOf.set(d.organization_id, [d.id]);
   }
   return roster;
 }

@@ -57,8 +57,16 @@ export async function writeTemplates(knex: Knex, templates: TemplateInput[]): Pr
 }
 
 /** Stores the reports' files, then inserts reports, answers, defects and attachments. */
-export async function writeReports(knex: Knex, files: FileStore, reports: ReportRows[]): Promise<void> {
-  const stored = new Map<Uint8Array, StoredFile>();
+/**
+ * `stored`: the files already stored, by their bytes' identity; a caller writing in batches passes
+ * one map to every call, so bytes shared across batches (the demo's images) are stored once.
+ */
+export async function writeReports(
+  knex: Knex,
+  files: FileStore,
+  reports: ReportRows[],
+  stored = new Map<Uint8Array, StoredFile>(),
+): Promise<void> {
   const attachments: Row[] = [];
   for (const report of reports) {
     for (const file of report.files) {
