@@ -11,7 +11,9 @@
  *   npx tsx tools/bench/src/subgraph-engine.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (3), BENCH_CONCURRENCY (20), BENCH_TOP (5) statements,
  *     BENCH_SHAPES (small,deep; fleet-core also has trips, mobility transactions), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
- *     processes write CPU profiles (cpu-profile.mjs; read with cpu-profile-top.mjs)
+ *     processes write CPU profiles (cpu-profile.mjs; read with cpu-profile-top.mjs);
+ *     BENCH_SCALE (1) seeds the demo at that scale first (`npm run seed -- --scale N`'s data: at 100,
+ *     7,500 devices of which the demo login sees 6,000; about 7 minutes to seed)
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
  */
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import knexFactory from 'knex';
 import { Pool } from 'undici';
 import { repoRoot } from '@fleetgraph/service-kit';
+import { migrateAll, seedDemoData } from '@fleetgraph/seed';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { freePort, startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';
@@ -64,6 +67,7 @@ const SUBGRAPH_SHAPES: Record<string, { small: string; deep: string } & Record<s
       template { id system } vehicle { id } criticality { code criticality } } } }`,
   },
 };
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SUBGRAPH = process.env.BENCH_SUBGRAPH ?? 'fleet-core';
 const SHAPES = SUBGRAPH_SHAPES[SUBGRAPH];
 if (!SHAPES) throw new Error(`BENCH_SUBGRAPH must be one of ${Object.keys(SUBGRAPH_SHAPES).join(', ')}`);
@@ -115,6 +119,20 @@ async function topStatements(requests: number) {
     planShare: r.ms > 0 ? r.plan_ms / r.ms : 0,
     query: r.query.replace(/\s+/g, ' ').slice(0, 140),
   }));
+}
+
+if (SCALE > 1) {
+  // The platform below finds the demo seeded and keeps it.
+  const manifests = await loadSubgraphManifests();
+  const seeder = knexFactory({ client: 'pg', connection: database.url });
+  const started = Date.now();
+  try {
+    await migrateAll(seeder, manifests);
+    await seedDemoData(seeder, manifests, { scale: SCALE });
+  } finally {
+    await seeder.destroy();
+  }
+  console.log(`seeded the demo at scale ${SCALE} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 if (process.env.BENCH_PROFILE_DIR) mkdirSync(process.env.BENCH_PROFILE_DIR, { recursive: true });
@@ -179,7 +197,7 @@ try {
     };
   };
   console.log(
-    `subgraph engine benchmark: ${SUBGRAPH} called directly, ${ROUNDS} interleaved rounds x ${SECONDS} s per shape, ` +
+    `subgraph engine benchmark: ${SUBGRAPH} called directly at demo scale ${SCALE}, ${ROUNDS} interleaved rounds x ${SECONDS} s per shape, ` +
       `${CONCURRENCY} connections; ${SUBGRAPH} in its own process` +
       (statistics
         ? '; PostgreSQL time from pg_stat_statements (plan + execution)'
