@@ -8,6 +8,7 @@ import * as contractV1 from './20261123_006_contract_v1';
 import * as contractReadOnly from './20261123_007_contract_read_only';
 import * as latestOdometer from './20261126_008_latest_odometer';
 import * as dailyDistance from './20261126_009_daily_distance';
+import * as devicesOrgOrder from './20261126_010_devices_org_order';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -20,4 +21,5 @@ export const migrations: Migrations = {
   '20261123_007_contract_read_only': contractReadOnly,
   '20261126_008_latest_odometer': latestOdometer,
   '20261126_009_daily_distance': dailyDistance,
+  '20261126_010_devices_org_order': devicesOrgOrder,
 };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
+import { rootListScope } from '@fleetgraph/visibility';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { entityLoaderMakers } from './data/entities';
 import { summaryLoaderMakers } from './data/summaries';
@@ -25,6 +26,8 @@ const fleetLoaders = lazyFields<LoaderArgs>()({
   relations: ({ knex, codec, viewer }: LoaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations),
   services: ({ knex, codec, viewer }: LoaderArgs) => serviceLoaders(knex, codec, viewer),
+  /** How root lists of devices filter by visibility for this viewer (one probe, on first use). */
+  listScope: ({ knex, viewer }: LoaderArgs) => rootListScope(knex, viewer),
 });
 
 export function createLoaders(services: FleetServices, user: UserContext) {

@@ -192,25 +192,32 @@ describe('nested fields', () => {
 });
 
 describe('paging', () => {
-  test('walking next visits every device exactly once and next is null on the last page', async () => {
-    const q = h.as(F.alice);
-    const seen: string[] = [];
-    let pageId: string | null = null;
-    let pages = 0;
-    do {
-      const res: any = await q(`query($p: ID) { devices(pageSize: 25, pageId: $p) { list { id } next } }`, {
-        p: pageId,
-      });
-      assert.equal(res.errors, undefined);
-      assert.ok(res.data.devices.list.length <= 25);
-      seen.push(...res.data.devices.list.map((d: { id: string }) => d.id));
-      pageId = res.data.devices.next;
-      pages += 1;
-    } while (pageId);
-    assert.equal(pages, Math.ceil(127 / 25));
-    assert.equal(seen.length, 127);
-    assert.equal(new Set(seen).size, 127);
-  });
+  // alice (a member of the top-level group) pages per row, bob (a sub-group) from his visible set.
+  for (const [who, total] of [
+    ['alice', 127],
+    ['bob', 120],
+  ] as const)
+    test(`walking next visits every device ${who} sees exactly once, with count, and next is null on the last page`, async () => {
+      const q = h.as(F[who]);
+      const seen: string[] = [];
+      let pageId: string | null = null;
+      let pages = 0;
+      do {
+        const res: any = await q(
+          `query($p: ID) { devices(pageSize: 25, pageId: $p) { count list { id } next } }`,
+          { p: pageId },
+        );
+        assert.equal(res.errors, undefined);
+        assert.equal(res.data.devices.count, total);
+        assert.ok(res.data.devices.list.length <= 25);
+        seen.push(...res.data.devices.list.map((d: { id: string }) => d.id));
+        pageId = res.data.devices.next;
+        pages += 1;
+      } while (pageId);
+      assert.equal(pages, Math.ceil(total / 25));
+      assert.equal(seen.length, total);
+      assert.deepEqual(seen, [...new Set(seen)].sort(), 'in id order, each once');
+    });
 
   test('nested pages walk too, with their own cursor', async () => {
     const q = h.as(F.alice);

@@ -1,6 +1,7 @@
 /**
  * A root paged list (`inspectionReports(...)`, `devices(...)`) in one call: `base` selects the
- * visible, filtered rows (no order, no limit); the page is cut by keyset on the spec's order, and
+ * visible, filtered rows (no limit; no order, or only a leading order that leaves the spec's
+ * order the same, for an index to walk); the page is cut by keyset on the spec's order, and
  * `count` is a thunk run only when the client selects it. Every subgraph uses this one function,
  * so `count` has one meaning everywhere: the exact number of rows matching the filters.
  */
@@ -20,22 +21,30 @@ export interface RootPageOptions {
   args: PageArgs;
   /** the filter arguments as given (fingerprinted: a pageId is valid only with the same filters) */
   filters: Record<string, unknown>;
-  /** the visible, filtered rows, without order or limit */
-  base: Knex.QueryBuilder;
+  /**
+   * the visible, filtered rows, without limit; or a function of the keyset position the page
+   * continues after (null for the first page and for `count`), for a base that bounds its own
+   * index range by it: that base keeps only the rows after the position, in every shape it has
+   * (pageOf then adds only the order and the limit)
+   */
+  base: Knex.QueryBuilder | ((after: readonly unknown[] | null) => Knex.QueryBuilder);
   /** the model fields to select (projectedFields); all columns when absent */
   fields?: readonly string[] | undefined;
 }
 
 export async function pageOf<M>(options: RootPageOptions): Promise<Page<M>> {
-  const { codec, spec, base } = options;
+  const { codec, spec } = options;
+  const base = (after: readonly unknown[] | null) =>
+    typeof options.base === 'function' ? options.base(after) : options.base.clone();
   const request = pageRequest(codec, options.args, options.rules, fingerprint(options.name, options.filters));
+  const positioned = typeof options.base === 'function' ? { ...request, after: null } : request;
   const rows = await applyKeyset(
-    base.clone().select(selectColumns(spec, options.fields)),
+    base(request.after).select(selectColumns(spec, options.fields)),
     { columns: spec.order.columns, direction: spec.order.direction ?? 'asc' },
-    request,
+    positioned,
   );
   return toPage(codec, request, rows as M[], keyOf(spec) as (m: M) => unknown[], async () => {
-    const row = (await base.clone().clearSelect().count('* as n').first()) as
+    const row = (await base(null).clearSelect().clearOrder().count('* as n').first()) as
       { n: number | string } | undefined;
     return Number(row?.n ?? 0);
   });

@@ -10,8 +10,18 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createKnex, createTestDatabase, migrateSchema, type Knex, type TestDatabase } from '@fleetgraph/db';
 import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import {
+  accountVisibleTo,
+  deviceVisibleTo,
+  driverVisibleTo,
+  groupVisibleTo,
+  vehicleVisibleTo,
   organizationOf,
+  devicesVisibleInOrder,
+  nextUuid,
+  rootListScope,
+  type ListScope,
   visibleAccounts,
   visibleDevices,
   visibleDrivers,
@@ -105,4 +115,161 @@ test('organizationOf: the organization of an account', async () => {
   assert.deepEqual(await org(F.alice.uid), [F.orgA]);
   assert.deepEqual(await org(F.bob.uid), [F.orgA]);
   assert.deepEqual(await org(F.carol.uid), [F.orgB]);
+});
+
+const NOBODY = '00000000-0000-4000-8000-00000000dead';
+const FORMS = [
+  { table: 'fleet.groups', set: visibleGroups, row: groupVisibleTo },
+  { table: 'fleet.vehicles', set: visibleVehicles, row: vehicleVisibleTo },
+  { table: 'fleet.devices', set: visibleDevices, row: deviceVisibleTo },
+  { table: 'fleet.drivers', set: visibleDrivers, row: driverVisibleTo },
+  { table: 'fleet.accounts', set: visibleAccounts, row: accountVisibleTo },
+];
+
+test('the per-row forms keep exactly the rows the set forms select, for every kind and account', async () => {
+  for (const { table, set, row } of FORMS)
+    for (const uid of [F.alice.uid, F.bob.uid, F.carol.uid, NOBODY]) {
+      const kept = async (condition: (query: Knex.QueryBuilder) => void) => {
+        const rows: Array<{ id: string }> = await knex(`${table} as x`).select('x.id').where(condition);
+        return rows.map((r) => r.id).sort();
+      };
+      assert.deepEqual(
+        await kept((q) => q.where(row(knex, uid, 'x.id'))),
+        await kept((q) => q.whereIn('x.id', set(knex, uid))),
+        `${table} seen by ${uid}`,
+      );
+    }
+});
+
+test('a lookup by id reads the device placements and their ancestors, not every device the viewer sees', async () => {
+  await assertNoStatistics(knex, 'fleet', 'group_devices');
+  await assertNoStatistics(knex, 'fleet', 'group_closure');
+  const trx = await knex.transaction();
+  try {
+    // A large fleet for alice: 5,000 more devices in the depot (rolled back).
+    await trx.raw(
+      `insert into fleet.devices (id, organization_id, device_type)
+       select 'bulk-' || n, ?, 'BOX' from generate_series(1, 5000) n`,
+      [F.orgA],
+    );
+    await trx.raw(
+      `insert into fleet.group_devices (group_id, device_id)
+       select ?, 'bulk-' || n from generate_series(1, 5000) n`,
+      [F.groups.depot],
+    );
+    // A page's batch: 50 ids bound as one array.
+    const devices = [...F.depotDevices.slice(0, 48), ...F.southDevices.slice(0, 2)];
+    const byId = () => trx('fleet.devices as d').select('d.id').whereRaw('d.id = any(?)', [devices]);
+    const analyze = (query: Knex.QueryBuilder) => {
+      const { sql, bindings } = query.toSQL();
+      return explainNodes(trx, sql, bindings, { analyze: true });
+    };
+    assert.equal((await byId().where(deviceVisibleTo(trx, F.alice.uid, 'd.id'))).length, 50);
+    const perRow = await analyze(byId().where(deviceVisibleTo(trx, F.alice.uid, 'd.id')));
+    const semiJoin = await analyze(byId().whereIn('d.id', visibleDevices(trx, F.alice.uid)));
+    // Control: the semi-join form reads the placements of all 5,127 devices alice sees.
+    assert.ok(rowsRead(semiJoin, 'group_devices') >= 5000, `control: ${rowsRead(semiJoin, 'group_devices')}`);
+    // Per device: its placement, and its group's ancestors (at most 3: depot, North, HQ).
+    const placements = rowsRead(perRow, 'group_devices');
+    const ancestors = rowsRead(perRow, 'group_closure');
+    assert.ok(placements <= 50, `placements read: ${placements}`);
+    assert.ok(ancestors <= 50 * 3, `ancestors read: ${ancestors}`);
+  } finally {
+    await trx.rollback();
+  }
+});
+
+test('rootListScope: a member of a top-level group walks its lists per row, any other account builds its set', async () => {
+  assert.deepEqual(await rootListScope(knex, F.alice.uid), { shape: 'per-row', organizationId: F.orgA });
+  assert.deepEqual(await rootListScope(knex, F.carol.uid), { shape: 'per-row', organizationId: F.orgB });
+  assert.deepEqual(await rootListScope(knex, F.bob.uid), { shape: 'set', organizationId: F.orgA });
+  assert.deepEqual(await rootListScope(knex, NOBODY), { shape: 'set', organizationId: null });
+});
+
+test('nextUuid: the next uuid in byte order, carrying across groups; none after the last', () => {
+  assert.equal(nextUuid('00000000-0000-4000-8000-0000000000ff'), '00000000-0000-4000-8000-000000000100');
+  assert.equal(nextUuid('0000000f-ffff-ffff-ffff-ffffffffffff'), '00000010-0000-0000-0000-000000000000');
+  assert.equal(nextUuid('ffffffff-ffff-ffff-ffff-ffffffffffff'), null);
+});
+
+const DEVICE_COLUMNS = { id: 'd.id', organization: 'd.organization_id' };
+
+/** The ids of one page (or every page, with `size` large) of the root devices list, in order. */
+async function devicePage(db: Knex, uid: string, scope: ListScope, after: string | null, size = 1000) {
+  const query = db('fleet.devices as d').select('d.id');
+  const rows: Array<{ id: string }> = await devicesVisibleInOrder(
+    query,
+    db,
+    uid,
+    scope,
+    DEVICE_COLUMNS,
+    after,
+  )
+    .orderBy('d.id')
+    .limit(size);
+  return rows.map((r) => r.id);
+}
+
+test('devicesVisibleInOrder: both shapes select the same devices in the same order, page after page', async () => {
+  for (const uid of [F.alice.uid, F.bob.uid, F.carol.uid, NOBODY]) {
+    const scope = await rootListScope(knex, uid);
+    const expected = await ids(visibleDevices(knex, uid));
+    for (const shape of ['per-row', 'set'] as const) {
+      const pages: string[] = [];
+      for (let after: string | null = null; ;) {
+        const page = await devicePage(knex, uid, { ...scope, shape }, after, 50);
+        pages.push(...page);
+        if (page.length < 50) break;
+        after = page[page.length - 1]!;
+      }
+      assert.deepEqual(pages, expected, `${shape}, ${uid}`);
+    }
+  }
+  assert.equal(
+    (await devicePage(knex, F.alice.uid, await rootListScope(knex, F.alice.uid), null)).length,
+    127,
+  );
+});
+
+test('a root devices page walked per row tests about a page of devices, however many the viewer sees', async () => {
+  await assertNoStatistics(knex, 'fleet', 'devices');
+  const trx = await knex.transaction();
+  try {
+    // 5,000 more devices for alice, in the depot (rolled back).
+    await trx.raw(
+      `insert into fleet.devices (id, organization_id, device_type)
+       select 'bulk-' || n, ?, 'BOX' from generate_series(1, 5000) n`,
+      [F.orgA],
+    );
+    await trx.raw(
+      `insert into fleet.group_devices (group_id, device_id)
+       select ?, 'bulk-' || n from generate_series(1, 5000) n`,
+      [F.groups.depot],
+    );
+    const scope = await rootListScope(trx, F.alice.uid);
+    const placementsRead = async (shape: ListScope['shape'], after: string | null) => {
+      const query = trx('fleet.devices as d').select('d.id');
+      const { sql, bindings } = devicesVisibleInOrder(
+        query,
+        trx,
+        F.alice.uid,
+        { ...scope, shape },
+        DEVICE_COLUMNS,
+        after,
+      )
+        .orderBy('d.id')
+        .limit(51)
+        .toSQL();
+      const nodes = await explainNodes(trx, sql, bindings, { analyze: true });
+      return rowsRead(nodes, 'group_devices');
+    };
+    const built = await placementsRead('set', null);
+    assert.ok(built >= 5000, `control: the set shape reads every placement alice sees (${built})`);
+    assert.ok((await placementsRead('per-row', null)) <= 51, 'first page');
+    // A page far down the list starts where the previous one ended.
+    const later = await placementsRead('per-row', 'bulk-5');
+    assert.ok(later <= 51, `a later page: ${later}`);
+  } finally {
+    await trx.rollback();
+  }
 });

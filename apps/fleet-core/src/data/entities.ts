@@ -1,15 +1,17 @@
 /**
  * Entity lookups by id, batched per request and filtered by visibility in SQL: an id the viewer
- * may not see resolves to null, exactly like an id that does not exist.
+ * may not see resolves to null, exactly like an id that does not exist. Visibility is tested per
+ * row (`deviceVisibleTo`...): a batch of ids costs a few index probes each, not the viewer's
+ * whole visible set.
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import {
-  visibleAccounts,
-  visibleDevices,
-  visibleDrivers,
-  visibleGroups,
-  visibleVehicles,
+  accountVisibleTo,
+  deviceVisibleTo,
+  driverVisibleTo,
+  groupVisibleTo,
+  vehicleVisibleTo,
 } from '@fleetgraph/visibility';
 import type {
   AccountModel,
@@ -37,7 +39,7 @@ function visibleDriverBy(column: string, field: string, first: Array<{ column: s
   return keyLookup<Viewer>({ column: `dr.${column}`, field, kind: 'uuid' }, ['viewer'], (knex, p) =>
     rowsOf(knex, t.drivers)
       .distinctOn(`dr.${column}`)
-      .whereIn('dr.id', visibleDrivers(knex, p.viewer))
+      .where(driverVisibleTo(knex, p.viewer, 'dr.id'))
       .orderBy([{ column: `dr.${column}` }, ...first]),
   );
 }
@@ -48,25 +50,25 @@ function visibleDriverBy(column: string, field: string, first: Array<{ column: s
  */
 const lookups = {
   account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
-    rowsOf(knex, t.accounts, projection).whereIn('a.id', visibleAccounts(knex, p.viewer)),
+    rowsOf(knex, t.accounts, projection).where(accountVisibleTo(knex, p.viewer, 'a.id')),
   ),
   group: keyLookup<Viewer>(byId('g.id'), ['viewer'], (knex, p) =>
-    rowsOf(knex, t.groups).whereIn('g.id', visibleGroups(knex, p.viewer)),
+    rowsOf(knex, t.groups).where(groupVisibleTo(knex, p.viewer, 'g.id')),
   ),
   device: keyLookup<Viewer>(byId('d.id', 'text'), ['viewer'], (knex, p) =>
-    rowsOf(knex, t.devices).whereIn('d.id', visibleDevices(knex, p.viewer)),
+    rowsOf(knex, t.devices).where(deviceVisibleTo(knex, p.viewer, 'd.id')),
   ),
   vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p, projection) =>
-    rowsOf(knex, t.vehicles, projection).whereIn('v.id', visibleVehicles(knex, p.viewer)),
+    rowsOf(knex, t.vehicles, projection).where(vehicleVisibleTo(knex, p.viewer, 'v.id')),
   ),
   deviceByVehicle: keyLookup<Viewer>(
     { column: 'd.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },
     ['viewer'],
-    (knex, p) => rowsOf(knex, t.devices).whereIn('d.id', visibleDevices(knex, p.viewer)),
+    (knex, p) => rowsOf(knex, t.devices).where(deviceVisibleTo(knex, p.viewer, 'd.id')),
   ),
   product: keyLookup(byId('pr.id'), [], (knex) => rowsOf(knex, t.products)),
   driver: keyLookup<Viewer>(byId('dr.id'), ['viewer'], (knex, p) =>
-    rowsOf(knex, t.drivers).whereIn('dr.id', visibleDrivers(knex, p.viewer)),
+    rowsOf(knex, t.drivers).where(driverVisibleTo(knex, p.viewer, 'dr.id')),
   ),
   /** The oldest driver profile of an account. */
   driverByProfile: visibleDriverBy('user_profile_id', 'userProfileId', [
@@ -115,9 +117,9 @@ export const entityLoaderMakers = {
  */
 export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex, viewer: string): void {
   query
-    .whereIn(`${alias}.device_id`, visibleDevices(knex, viewer))
-    .orWhereIn(`${alias}.vehicle_id`, visibleVehicles(knex, viewer))
-    .orWhereIn(`${alias}.driver_id`, visibleDrivers(knex, viewer));
+    .where(deviceVisibleTo(knex, viewer, `${alias}.device_id`))
+    .orWhere(vehicleVisibleTo(knex, viewer, `${alias}.vehicle_id`))
+    .orWhere(driverVisibleTo(knex, viewer, `${alias}.driver_id`));
 }
 
 /**

@@ -1,10 +1,20 @@
 /**
  * Every nested paged field of the first cut, as a relation from a parent id to visible children.
  * Children of a group are visible whenever the group is (visibility flows down the hierarchy);
- * every other relation also filters by the viewer's visibility.
+ * every other relation also filters by the viewer's visibility: per row (`deviceVisibleTo`...)
+ * where the parent bounds the children (a device's groups), as a semi-join on the viewer's
+ * visible set where it does not (the devices an account can access).
  */
 import type { Knex } from 'knex';
-import { visibleDevices, visibleDrivers, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
+import {
+  driverVisibleTo,
+  groupVisibleTo,
+  vehicleVisibleTo,
+  visibleDevices,
+  visibleDrivers,
+  visibleGroups,
+  visibleVehicles,
+} from '@fleetgraph/visibility';
 import type { RelationSpec } from '@fleetgraph/paging';
 import * as t from './tables';
 
@@ -119,7 +129,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select parent_id from fleet.group_parents where group_id = p.parent_id)')
-        .whereIn('g.id', visibleGroups(knex, viewer)),
+        .where(groupVisibleTo(knex, viewer, 'g.id')),
   },
   groupChildren: {
     name: 'Group.children',
@@ -149,7 +159,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_devices where device_id = p.parent_id)')
-        .whereIn('g.id', visibleGroups(knex, viewer)),
+        .where(groupVisibleTo(knex, viewer, 'g.id')),
   },
   deviceVehicles: {
     name: 'Device.vehicles',
@@ -161,7 +171,7 @@ export const relations = {
         .whereRaw(
           'v.id in (select vehicle_id from fleet.device_vehicle_sessions where device_id = p.parent_id)',
         )
-        .whereIn('v.id', visibleVehicles(knex, viewer)),
+        .where(vehicleVisibleTo(knex, viewer, 'v.id')),
   },
   vehicleGroups: {
     name: 'Vehicle.groups',
@@ -171,7 +181,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_vehicles where vehicle_id = p.parent_id)')
-        .whereIn('g.id', visibleGroups(knex, viewer)),
+        .where(groupVisibleTo(knex, viewer, 'g.id')),
   },
   accountDrivers: {
     name: 'Account.drivers',
@@ -193,7 +203,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.drivers)
         .whereRaw('dr.user_profile_id = p.parent_id')
-        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+        .where(driverVisibleTo(knex, viewer, 'dr.id')),
   },
   accountDriverContacts: {
     name: 'Account.driverContacts',
@@ -203,7 +213,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.drivers)
         .whereRaw('dr.user_contact_id = p.parent_id')
-        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+        .where(driverVisibleTo(knex, viewer, 'dr.id')),
   },
   groupDrivers: {
     name: 'Group.drivers',
@@ -223,7 +233,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_drivers where driver_id = p.parent_id)')
-        .whereIn('g.id', visibleGroups(knex, viewer)),
+        .where(groupVisibleTo(knex, viewer, 'g.id')),
   },
   driverVehicles: {
     name: 'Driver.vehicles',
@@ -235,7 +245,7 @@ export const relations = {
         .whereRaw(
           'v.id in (select vehicle_id from fleet.driver_vehicle_sessions where driver_id = p.parent_id)',
         )
-        .whereIn('v.id', visibleVehicles(knex, viewer)),
+        .where(vehicleVisibleTo(knex, viewer, 'v.id')),
   },
   driverCurrentVehicles: {
     name: 'Driver.currentVehicles',
@@ -247,7 +257,7 @@ export const relations = {
         .whereRaw(
           'v.id in (select vehicle_id from fleet.driver_vehicle_sessions where driver_id = p.parent_id and ended_at is null)',
         )
-        .whereIn('v.id', visibleVehicles(knex, viewer)),
+        .where(vehicleVisibleTo(knex, viewer, 'v.id')),
   },
   driverVehicleSessions: {
     name: 'Driver.vehicleSessions',
@@ -257,7 +267,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.driverVehicleSessions)
         .whereRaw('drs.driver_id = p.parent_id')
-        .whereIn('drs.vehicle_id', visibleVehicles(knex, viewer)),
+        .where(vehicleVisibleTo(knex, viewer, 'drs.vehicle_id')),
     filter: timeWindow('drs.started_at', 'startedAfter', 'startedBefore'),
   },
   driverTrips: {
@@ -330,7 +340,7 @@ export const relations = {
     children: (knex, viewer) =>
       from(knex, t.deviceVehicleSessions)
         .whereRaw('dvs.device_id = p.parent_id')
-        .whereIn('dvs.vehicle_id', visibleVehicles(knex, viewer)),
+        .where(vehicleVisibleTo(knex, viewer, 'dvs.vehicle_id')),
     filter: timeWindow('dvs.started_at', 'startedAfter', 'startedBefore'),
   },
   deviceHistory: {

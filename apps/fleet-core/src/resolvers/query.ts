@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { visibleAccounts, visibleDevices, visibleGroups } from '@fleetgraph/visibility';
+import type { Knex } from 'knex';
+import { devicesVisibleInOrder, visibleAccounts, visibleGroups } from '@fleetgraph/visibility';
 import type { PageArgs } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
@@ -9,6 +10,17 @@ import { nonEmpty, rootPage } from './list';
 import { DriverQueries } from './drivers';
 
 type Ctx = SubgraphContext<FleetLoaders>;
+type DevicesArgs = PageArgs & {
+  ids?: (string | null)[];
+  onboarded?: boolean;
+  statuses?: string[];
+  deviceTypes?: (string | null)[];
+  hasWifi?: boolean;
+  hasBluetooth?: boolean;
+  productNames?: string[];
+  productNetworks?: string[];
+  productMarkets?: string[];
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -72,46 +84,45 @@ export const Query = {
 
   device: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.device.load(args.id),
 
-  devices(
-    _: unknown,
-    args: PageArgs & {
-      ids?: (string | null)[];
-      onboarded?: boolean;
-      statuses?: string[];
-      deviceTypes?: (string | null)[];
-      hasWifi?: boolean;
-      hasBluetooth?: boolean;
-      productNames?: string[];
-      productNetworks?: string[];
-      productMarkets?: string[];
-    },
-    { loaders }: Ctx,
-    info: GraphQLResolveInfo,
-  ) {
+  async devices(_: unknown, args: DevicesArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
     const { knex, viewer } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
-    const base = knex(`${t.devices.table} as d`).whereIn('d.id', visibleDevices(knex, viewer));
-    const ids = nonEmpty(args.ids);
-    if (ids) base.whereIn('d.id', ids);
-    if (args.onboarded != null) base.where('d.onboarded', args.onboarded);
-    if (args.statuses) base.whereIn('d.status', args.statuses);
-    const deviceTypes = nonEmpty(args.deviceTypes);
-    if (deviceTypes) base.whereIn('d.device_type', deviceTypes);
-    const productFilter =
-      args.hasWifi != null ||
-      args.hasBluetooth != null ||
-      args.productNames ||
-      args.productNetworks ||
-      args.productMarkets;
-    if (productFilter) {
-      const products = knex('fleet.products as pr').select('pr.id');
-      if (args.hasWifi != null) products.where('pr.has_wifi', args.hasWifi);
-      if (args.hasBluetooth != null) products.where('pr.has_bluetooth', args.hasBluetooth);
-      if (args.productNames) products.whereIn('pr.name', args.productNames);
-      if (args.productNetworks) products.whereIn('pr.network', args.productNetworks);
-      if (args.productMarkets) products.whereIn('pr.market', args.productMarkets);
-      base.whereIn('d.product_id', products);
-    }
+    const scope = await loaders.listScope;
+    const base = (after: readonly unknown[] | null) =>
+      devicesVisibleInOrder(
+        deviceFilters(knex, args, knex(`${t.devices.table} as d`)),
+        knex,
+        viewer,
+        scope,
+        { id: 'd.id', organization: 'd.organization_id' },
+        (after?.[0] as string | undefined) ?? null,
+      );
     return rootPage(loaders, 'devices', t.devices, PAGE_RULES.devices, args, filters, base, info);
   },
 };
+
+/** The root `devices` list's filter arguments, as conditions on `query` (devices as d). */
+function deviceFilters(knex: Knex, args: DevicesArgs, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  const ids = nonEmpty(args.ids);
+  if (ids) query.whereIn('d.id', ids);
+  if (args.onboarded != null) query.where('d.onboarded', args.onboarded);
+  if (args.statuses) query.whereIn('d.status', args.statuses);
+  const deviceTypes = nonEmpty(args.deviceTypes);
+  if (deviceTypes) query.whereIn('d.device_type', deviceTypes);
+  const productFilter =
+    args.hasWifi != null ||
+    args.hasBluetooth != null ||
+    args.productNames ||
+    args.productNetworks ||
+    args.productMarkets;
+  if (productFilter) {
+    const products = knex('fleet.products as pr').select('pr.id');
+    if (args.hasWifi != null) products.where('pr.has_wifi', args.hasWifi);
+    if (args.hasBluetooth != null) products.where('pr.has_bluetooth', args.hasBluetooth);
+    if (args.productNames) products.whereIn('pr.name', args.productNames);
+    if (args.productNetworks) products.whereIn('pr.network', args.productNetworks);
+    if (args.productMarkets) products.whereIn('pr.market', args.productMarkets);
+    query.whereIn('d.product_id', products);
+  }
+  return query;
+}
