@@ -15,10 +15,10 @@ import {
   uuidsOnly,
   type CursorCodec,
 } from '@fleetgraph/paging';
-import { visibleVehicles } from '@fleetgraph/visibility';
+import { vehicleVisibleTo } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
-import { visibleTemplateIds, whereFleetVisible, whereTemplateVisible } from './data/visibility';
+import { visibleTemplateIds, whereFleetRowVisible, whereTemplateVisible } from './data/visibility';
 import type { FileService } from './files/service';
 
 export interface DvirServices {
@@ -32,7 +32,7 @@ type Viewer = { viewer: string };
 /** A fleet entity (report, answer, defect, attachment) by id, when the viewer sees its vehicle or group. */
 const fleetEntity = (spec: t.TableSpecLike) =>
   keyLookup<Viewer>({ column: `${spec.alias}.id`, field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
-    whereFleetVisible(knex, from(knex, spec).select(selectColumns(spec)), spec.alias, p.viewer),
+    whereFleetRowVisible(knex, from(knex, spec).select(selectColumns(spec)), spec.alias, p.viewer),
   );
 
 /** The lookups' statements, compiled once per process (keyLookup). */
@@ -103,8 +103,8 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       if (ids.length > 0) {
         const rows: Array<{ id: string }> = await knex
           .select('v.id')
-          .from(visibleVehicles(knex, viewer).as('v'))
-          .whereIn('v.id', ids);
+          .from(knex.raw('unnest(?::uuid[]) as v(id)', [ids]))
+          .where(vehicleVisibleTo(knex, viewer, 'v.id'));
         for (const r of rows) seen.add(String(r.id));
       }
       return keys.map((k) => seen.has(k.toLowerCase()));
@@ -112,7 +112,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
   /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
   safeToDrive: ({ knex, viewer }: LoaderArgs) =>
     new DataLoader<string, boolean>(async (keys) => {
-      const rows: Array<{ vehicle_id: string }> = await whereFleetVisible(
+      const rows: Array<{ vehicle_id: string }> = await whereFleetRowVisible(
         knex,
         knex('dvir.defects as df')
           .distinct('df.vehicle_id')
@@ -128,7 +128,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
   /** The latest submitted report of each vehicle. */
   lastReport: ({ knex, viewer }: LoaderArgs) =>
     new DataLoader<string, t.Row | null>(async (keys) => {
-      const inner = whereFleetVisible(
+      const inner = whereFleetRowVisible(
         knex,
         from(knex, t.reports)
           .select(selectColumns(t.reports))

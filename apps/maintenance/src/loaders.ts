@@ -15,7 +15,7 @@ import {
   type CursorCodec,
   type RelationSpec,
 } from '@fleetgraph/paging';
-import { visibleVehicles } from '@fleetgraph/visibility';
+import { vehicleVisibleTo } from '@fleetgraph/visibility';
 import { upcomingForVehicle, type UpcomingItem } from './domain/upcoming';
 import {
   historySpec,
@@ -51,7 +51,7 @@ const historyRelation: RelationSpec = {
   children: (k, v) =>
     k('maintenance.history as h')
       .whereRaw('h.vehicle_id = p.parent_id')
-      .whereIn('h.vehicle_id', visibleVehicles(k, v)),
+      .where(vehicleVisibleTo(k, v, 'h.vehicle_id')),
 };
 
 type Viewer = { viewer: string };
@@ -64,12 +64,15 @@ const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const }
  */
 const lookups = {
   vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p) =>
-    knex.select('v.id').from(visibleVehicles(knex, p.viewer).as('v')),
+    knex
+      .select('v.id')
+      .from('fleet_contract.vehicles_v1 as v')
+      .where(vehicleVisibleTo(knex, p.viewer, 'v.id')),
   ),
   history: keyLookup<Viewer>(byId('h.id'), ['viewer'], (knex, p) =>
     knex('maintenance.history as h')
       .select(selectColumns(historySpec))
-      .whereIn('h.vehicle_id', visibleVehicles(knex, p.viewer)),
+      .where(vehicleVisibleTo(knex, p.viewer, 'h.vehicle_id')),
   ),
   threshold: keyLookup<Viewer>(byId('c.id'), ['viewer'], (knex, p) =>
     visibleThresholds(knex, p.viewer).select(selectColumns(thresholdSpec)),

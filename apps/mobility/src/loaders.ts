@@ -17,7 +17,7 @@ import {
   type TableSpec,
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
-import { visibleDevices, visibleDrivers, visibleGroups } from '@fleetgraph/visibility';
+import { deviceVisibleTo, driverVisibleTo, groupVisibleTo } from '@fleetgraph/visibility';
 import { statisticsLoader } from './data/statistics';
 import {
   ANOMALY_SPEC,
@@ -26,7 +26,7 @@ import {
   type AnomalyRow,
   type TransactionRow,
 } from './data/tables';
-import { whereVisible } from './data/visibility';
+import { whereRowVisible } from './data/visibility';
 
 export interface MobilityServices {
   knex: Knex;
@@ -118,15 +118,22 @@ type LoaderArgs = MobilityServices & Viewer;
 const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
 
 /** A fleet-core entity id the viewer sees (`__resolveReference` answers null for the others). */
-const visibleAsset = (visible: (knex: Knex, viewer: string) => Knex.QueryBuilder, kind: 'uuid' | 'text') =>
+const visibleAsset = (
+  view: string,
+  visibleTo: (knex: Knex, viewer: string, column: string) => Knex.Raw,
+  kind: 'uuid' | 'text',
+) =>
   keyLookup<Viewer>(byId('v.id', kind), ['viewer'], (knex, p) =>
-    knex.select('v.id').from(visible(knex, p.viewer).as('v')),
+    knex
+      .select('v.id')
+      .from(`fleet_contract.${view} as v`)
+      .where(visibleTo(knex, p.viewer, 'v.id')),
   );
 
-/** A transaction or an anomaly by id when the viewer sees it (whereVisible), with the selected columns. */
+/** A transaction or an anomaly by id when the viewer sees it (whereRowVisible), with the selected columns. */
 const visibleRow = (spec: TableSpec) =>
   keyLookup<Viewer>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
-    whereVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer),
+    whereRowVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer),
   );
 
 /**
@@ -137,9 +144,9 @@ const visibleRow = (spec: TableSpec) =>
 const lookups = {
   transaction: visibleRow(TRANSACTION_SPEC),
   anomaly: visibleRow(ANOMALY_SPEC),
-  device: visibleAsset(visibleDevices, 'text'),
-  group: visibleAsset(visibleGroups, 'uuid'),
-  driver: visibleAsset(visibleDrivers, 'uuid'),
+  device: visibleAsset('devices_v1', deviceVisibleTo, 'text'),
+  group: visibleAsset('groups_v1', groupVisibleTo, 'uuid'),
+  driver: visibleAsset('drivers_v1', driverVisibleTo, 'uuid'),
 };
 
 /** Anomalies and active anomalies per transaction: one statement text for any batch (any()). */

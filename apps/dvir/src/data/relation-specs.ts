@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { from, type RelationSpec } from '@fleetgraph/paging';
 import * as t from './tables';
-import { visibleTemplateIds, whereFleetVisible } from './visibility';
+import { visibleTemplateIds, whereFleetRowVisible } from './visibility';
 
 export const PAGE_RULES = {
   templates: { defaultSize: 50, maxSize: 200 },
@@ -27,7 +27,7 @@ const attachmentsOf = (name: string, type: string): RelationSpec => ({
   child: t.attachments,
   rules: PAGE_RULES.attachments,
   children: (knex, viewer) =>
-    whereFleetVisible(
+    whereFleetRowVisible(
       knex,
       from(knex, t.attachments).whereRaw('at.attachable_id = p.parent_id').where('at.attachable_type', type),
       'at',
@@ -64,7 +64,7 @@ export const relations = {
     child: t.answers,
     rules: PAGE_RULES.nestedAnswers,
     children: (knex, viewer) =>
-      whereFleetVisible(knex, from(knex, t.answers).whereRaw('a.report_id = p.parent_id'), 'a', viewer),
+      whereFleetRowVisible(knex, from(knex, t.answers).whereRaw('a.report_id = p.parent_id'), 'a', viewer),
   },
   reportDefects: {
     name: 'InspectionReport.defects',
@@ -72,7 +72,7 @@ export const relations = {
     child: t.defects,
     rules: PAGE_RULES.nestedDefects,
     children: (knex, viewer) =>
-      whereFleetVisible(
+      whereFleetRowVisible(
         knex,
         from(knex, t.defects).whereRaw('df.reported_in_report_id = p.parent_id'),
         'df',
@@ -88,7 +88,7 @@ export const relations = {
     child: t.reports,
     rules: PAGE_RULES.vehicleReports,
     children: (knex, viewer) =>
-      whereFleetVisible(knex, from(knex, t.reports).whereRaw('r.vehicle_id = p.parent_id'), 'r', viewer),
+      whereFleetRowVisible(knex, from(knex, t.reports).whereRaw('r.vehicle_id = p.parent_id'), 'r', viewer),
     filter: reportFilter,
   },
   vehicleDefects: {
@@ -97,7 +97,7 @@ export const relations = {
     child: t.defects,
     rules: PAGE_RULES.nestedDefects,
     children: (knex, viewer) =>
-      whereFleetVisible(knex, from(knex, t.defects).whereRaw('df.vehicle_id = p.parent_id'), 'df', viewer),
+      whereFleetRowVisible(knex, from(knex, t.defects).whereRaw('df.vehicle_id = p.parent_id'), 'df', viewer),
     filter: (query, f) => {
       if (f.status != null) query.where('df.status', f.status as string);
     },
@@ -108,7 +108,7 @@ export const relations = {
     child: t.defects,
     rules: PAGE_RULES.nestedDefects,
     children: (knex, viewer) =>
-      whereFleetVisible(
+      whereFleetRowVisible(
         knex,
         from(knex, t.defects).whereRaw('df.vehicle_id = p.parent_id').whereIn('df.status', OPEN_STATUSES),
         'df',

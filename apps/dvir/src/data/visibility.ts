@@ -7,13 +7,35 @@
  *   (the platform's global templates).
  */
 import type { Knex } from 'knex';
-import { organizationOf, visibleGroups, visibleVehicles } from '@fleetgraph/visibility';
+import {
+  groupVisibleTo,
+  organizationOf,
+  vehicleVisibleTo,
+  visibleGroups,
+  visibleVehicles,
+} from '@fleetgraph/visibility';
 
+/**
+ * The fleet rule over the viewer's whole visible set (a semi-join): for root lists, whose rows
+ * nothing else bounds.
+ */
 export function whereFleetVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
   return query.where((w) =>
     w
       .whereIn(`${alias}.vehicle_id`, visibleVehicles(knex, viewer))
       .orWhereIn(`${alias}.group_id`, visibleGroups(knex, viewer)),
+  );
+}
+
+/**
+ * The same rule tested on each row (a few index probes per row, whatever the viewer sees): for
+ * rows already narrowed by id or by parent (lookups, a report's answers, a vehicle's defects).
+ */
+export function whereFleetRowVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
+  return query.where((w) =>
+    w
+      .where(vehicleVisibleTo(knex, viewer, `${alias}.vehicle_id`))
+      .orWhere(groupVisibleTo(knex, viewer, `${alias}.group_id`)),
   );
 }
 

@@ -6,14 +6,14 @@
  * migrate fleet-core first).
  */
 import type { Knex } from 'knex';
-import { visibleDevices, visibleVehicles } from '@fleetgraph/visibility';
+import { deviceVisibleTo, vehicleVisibleTo } from '@fleetgraph/visibility';
 
 /** The VIN of the vehicle a visible device is plugged into now; null when unknown or hidden. */
 export async function deviceVin(knex: Knex, viewer: string, deviceId: string): Promise<string | null> {
   const row = (await knex('fleet_contract.devices_v1 as d')
     .join('fleet_contract.vehicles_v1 as v', 'v.id', 'd.current_vehicle_id')
     .where('d.id', deviceId)
-    .whereIn('d.id', visibleDevices(knex, viewer))
+    .where(deviceVisibleTo(knex, viewer, 'd.id'))
     .first('v.vin as vin')) as { vin: string | null } | undefined;
   return row?.vin ?? null;
 }
@@ -45,6 +45,6 @@ export async function fleetVehiclesByPlate(
       'v.fuel_type as fuelType',
     )
     .whereRaw(`upper(regexp_replace(v.plate, '[^A-Za-z0-9]', '', 'g')) = ?`, [normalized])
-    .whereIn('v.id', visibleVehicles(knex, viewer))
+    .where(vehicleVisibleTo(knex, viewer, 'v.id'))
     .orderBy('v.id');
 }

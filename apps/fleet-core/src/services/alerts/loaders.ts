@@ -1,4 +1,4 @@
-import { visibleDevices } from '@fleetgraph/visibility';
+import { deviceVisibleTo } from '@fleetgraph/visibility';
 import { serviceLookup, type LoaderEnv } from '../kit';
 import { alertTemplates, vehicleAlerts } from './tables';
 
@@ -17,7 +17,7 @@ const alertTemplate = serviceLookup({ column: 'at.id', kind: 'uuid' }, ({ select
   select(alertTemplates).whereRaw(ownOrg('at')),
 );
 const alert = serviceLookup({ column: 'va.id', kind: 'uuid' }, ({ knex, viewer, select }) =>
-  select(vehicleAlerts).whereIn('va.device_id', visibleDevices(knex, viewer)),
+  select(vehicleAlerts).where(deviceVisibleTo(knex, viewer, 'va.device_id')),
 );
 
 /** Aggregated alert state per device (devices reach here only once visible). */

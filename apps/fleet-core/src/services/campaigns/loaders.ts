@@ -1,5 +1,5 @@
 import { uuidsOnly } from '@fleetgraph/paging';
-import { visibleDevices } from '@fleetgraph/visibility';
+import { deviceVisibleTo } from '@fleetgraph/visibility';
 import { groupedBy, serviceLookup, type LoaderEnv } from '../kit';
 import { campaigns } from './tables';
 
@@ -22,7 +22,7 @@ export const campaignLoaders = (env: LoaderEnv) => ({
           'cd.updated_at as updatedAt',
         )
         .whereIn('cd.campaign_id', uuidsOnly(keys))
-        .whereIn('cd.device_id', visibleDevices(env.knex, env.viewer))
+        .where(deviceVisibleTo(env.knex, env.viewer, 'cd.device_id'))
         .orderBy('cd.device_id'),
     'campaignId',
     'uuid',

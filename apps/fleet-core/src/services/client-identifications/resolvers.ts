@@ -38,7 +38,8 @@ export const clientIdentificationResolvers = {
       // Filtering by an account the caller does not see matches nothing (else it is an oracle for
       // the ids the defaultAccountId field hides).
       const account = args.defaultAccountId;
-      if (account != null && !(isUuid(account) && (await loaders.account.load(account)))) base.whereRaw('false');
+      if (account != null && !(isUuid(account) && (await loaders.account.load(account))))
+        base.whereRaw('false');
       const rules = CLIENT_IDENTIFICATION_PAGES.clientIdentifications;
       return rootPage(loaders, 'clientIdentifications', clientIdentifications, rules, args, filters, base);
     },

@@ -4,7 +4,7 @@
  * device yet only for ADMIN / FLEET_MANAGER (the personal data rule).
  */
 import { from, type RelationSpec } from '@fleetgraph/paging';
-import { visibleDevices } from '@fleetgraph/visibility';
+import { deviceVisibleTo } from '@fleetgraph/visibility';
 import { personalDataRoleOf } from '../../data/roles';
 import { ONBOARDING_PAGES, distributors, requests, staff } from './tables';
 
@@ -36,7 +36,7 @@ export const onboardingRelations = {
         .whereRaw('orq.distributor_id = p.parent_id')
         .where((q) =>
           q
-            .whereIn('orq.device_id', visibleDevices(knex, viewer))
+            .where(deviceVisibleTo(knex, viewer, 'orq.device_id'))
             .orWhere((none) => none.whereNull('orq.device_id').whereExists(personalDataRoleOf(knex, viewer))),
         ),
   },
