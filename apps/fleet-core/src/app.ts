@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
+import { ListScopeCache } from '@fleetgraph/visibility';
 import { FLEET_SCHEMA, migrations } from '../migrations/index';
 import { createLoaders, type FleetLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
@@ -19,6 +20,7 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
+  const listScopes = new ListScopeCache();
   return createSubgraphApp<FleetLoaders>(
     config,
     {
@@ -26,7 +28,7 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, listScopes }, user),
     },
     options,
   );

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
-import { rootListScope } from '@fleetgraph/visibility';
+import type { ListScopeCache } from '@fleetgraph/visibility';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { entityLoaderMakers } from './data/entities';
 import { summaryLoaderMakers } from './data/summaries';
@@ -11,6 +11,8 @@ import { serviceLoaders } from './services/loaders';
 export interface FleetServices {
   knex: Knex;
   codec: CursorCodec;
+  /** How root lists read visibility, per account (kept a minute per process). */
+  listScopes: ListScopeCache;
 }
 
 type LoaderArgs = FleetServices & { viewer: string };
@@ -26,12 +28,12 @@ const fleetLoaders = lazyFields<LoaderArgs>()({
   relations: ({ knex, codec, viewer }: LoaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations),
   services: ({ knex, codec, viewer }: LoaderArgs) => serviceLoaders(knex, codec, viewer),
-  /** How root lists of devices filter by visibility for this viewer (one probe, on first use). */
-  listScope: ({ knex, viewer }: LoaderArgs) => rootListScope(knex, viewer),
+  /** How root lists of devices read visibility for this viewer (ListScopeCache). */
+  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
 });
 
 export function createLoaders(services: FleetServices, user: UserContext) {
-  return fleetLoaders({ knex: services.knex, codec: services.codec, viewer: user.uid });
+  return fleetLoaders({ ...services, viewer: user.uid });
 }
 
 export type FleetLoaders = ReturnType<typeof createLoaders>;

@@ -7,6 +7,7 @@ export {
   groupVisibleTo,
   accountVisibleTo,
   rootListScope,
+  ListScopeCache,
   devicesVisibleInOrder,
   nextUuid,
   type ListScope,

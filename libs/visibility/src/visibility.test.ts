@@ -21,6 +21,7 @@ import {
   devicesVisibleInOrder,
   nextUuid,
   rootListScope,
+  ListScopeCache,
   type ListScope,
   visibleAccounts,
   visibleDevices,
@@ -179,11 +180,30 @@ test('a lookup by id reads the device placements and their ancestors, not every 
   }
 });
 
-test('rootListScope: a member of a top-level group walks its lists per row, any other account builds its set', async () => {
-  assert.deepEqual(await rootListScope(knex, F.alice.uid), { shape: 'per-row', organizationId: F.orgA });
-  assert.deepEqual(await rootListScope(knex, F.carol.uid), { shape: 'per-row', organizationId: F.orgB });
-  assert.deepEqual(await rootListScope(knex, F.bob.uid), { shape: 'set', organizationId: F.orgA });
-  assert.deepEqual(await rootListScope(knex, NOBODY), { shape: 'set', organizationId: null });
+test('rootListScope: a member of a top-level group seeing a large fleet walks per row, anyone else builds the set', async () => {
+  // alice (HQ, top level) sees 4 groups, carol (Globex Root) 1, bob (North, not top level) 2.
+  const walkFromGroups = 2;
+  assert.deepEqual(await rootListScope(knex, F.alice.uid, { walkFromGroups }), {
+    shape: 'per-row',
+    organizationId: F.orgA,
+  });
+  assert.deepEqual(await rootListScope(knex, F.alice.uid), { shape: 'set', organizationId: F.orgA });
+  assert.deepEqual(await rootListScope(knex, F.alice.uid, { walkFromGroups: 5 }), {
+    shape: 'set',
+    organizationId: F.orgA,
+  });
+  assert.deepEqual(await rootListScope(knex, F.carol.uid, { walkFromGroups }), {
+    shape: 'set',
+    organizationId: F.orgB,
+  });
+  assert.deepEqual(await rootListScope(knex, F.bob.uid, { walkFromGroups }), {
+    shape: 'set',
+    organizationId: F.orgA,
+  });
+  assert.deepEqual(await rootListScope(knex, NOBODY, { walkFromGroups }), {
+    shape: 'set',
+    organizationId: null,
+  });
 });
 
 test('nextUuid: the next uuid in byte order, carrying across groups; none after the last', () => {
@@ -212,7 +232,7 @@ async function devicePage(db: Knex, uid: string, scope: ListScope, after: string
 
 test('devicesVisibleInOrder: both shapes select the same devices in the same order, page after page', async () => {
   for (const uid of [F.alice.uid, F.bob.uid, F.carol.uid, NOBODY]) {
-    const scope = await rootListScope(knex, uid);
+    const scope = await rootListScope(knex, uid, { walkFromGroups: 1 });
     const expected = await ids(visibleDevices(knex, uid));
     for (const shape of ['per-row', 'set'] as const) {
       const pages: string[] = [];
@@ -246,7 +266,7 @@ test('a root devices page walked per row tests about a page of devices, however 
        select ?, 'bulk-' || n from generate_series(1, 5000) n`,
       [F.groups.depot],
     );
-    const scope = await rootListScope(trx, F.alice.uid);
+    const scope = await rootListScope(trx, F.alice.uid, { walkFromGroups: 1 });
     const placementsRead = async (shape: ListScope['shape'], after: string | null) => {
       const query = trx('fleet.devices as d').select('d.id');
       const { sql, bindings } = devicesVisibleInOrder(
@@ -271,5 +291,53 @@ test('a root devices page walked per row tests about a page of devices, however 
     assert.ok(later <= 51, `a later page: ${later}`);
   } finally {
     await trx.rollback();
+  }
+});
+
+test('ListScopeCache: one probe per account within the time to live, a new one after it', async () => {
+  let now = 0;
+  let probes = 0;
+  const onQuery = () => (probes += 1);
+  knex.on('query', onQuery);
+  try {
+    const cache = new ListScopeCache({ ttlMs: 1000, now: () => now, walkFromGroups: 2 });
+    const first = await cache.scopeOf(knex, F.alice.uid);
+    assert.deepEqual(first, { shape: 'per-row', organizationId: F.orgA });
+    now = 999;
+    assert.deepEqual(await cache.scopeOf(knex, F.alice.uid), first);
+    assert.equal(probes, 1, 'kept within the time to live');
+    await cache.scopeOf(knex, F.bob.uid);
+    assert.equal(probes, 2, 'one entry per account');
+    now = 1000;
+    assert.deepEqual(await cache.scopeOf(knex, F.alice.uid), first);
+    assert.equal(probes, 3, 'probed again once expired');
+  } finally {
+    knex.off('query', onQuery);
+  }
+});
+
+test('ListScopeCache: the oldest account is dropped past maxEntries, and a failed probe is not kept', async () => {
+  let probes = 0;
+  const onQuery = () => (probes += 1);
+  knex.on('query', onQuery);
+  try {
+    const cache = new ListScopeCache({ maxEntries: 2, now: () => 0 });
+    for (const uid of [F.alice.uid, F.bob.uid, F.carol.uid]) await cache.scopeOf(knex, uid);
+    await cache.scopeOf(knex, F.carol.uid);
+    await cache.scopeOf(knex, F.bob.uid);
+    assert.equal(probes, 3, 'bob and carol kept');
+    await cache.scopeOf(knex, F.alice.uid);
+    assert.equal(probes, 4, 'alice was dropped');
+  } finally {
+    knex.off('query', onQuery);
+  }
+  const broken = createKnex({ url: database.url.replace(/\/[^/]*$/, '/no_such_database_here') });
+  try {
+    const cache = new ListScopeCache({ now: () => 0 });
+    await assert.rejects(cache.scopeOf(broken, F.alice.uid));
+    // A kept rejection would answer this call too.
+    assert.deepEqual(await cache.scopeOf(knex, F.alice.uid), { shape: 'set', organizationId: F.orgA });
+  } finally {
+    await broken.destroy();
   }
 });

@@ -49,6 +49,8 @@ function visibleDriverBy(column: string, field: string, first: Array<{ column: s
  * its viewer, one statement text whatever the number of ids.
  */
 const lookups = {
+  /** The viewer's own account: always visible, so read without the visibility test. */
+  self: keyLookup(byId('a.id'), [], (knex, _p, projection) => rowsOf(knex, t.accounts, projection)),
   account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
     rowsOf(knex, t.accounts, projection).where(accountVisibleTo(knex, p.viewer, 'a.id')),
   ),
@@ -92,6 +94,7 @@ type Args = { knex: Knex; viewer: string };
 
 /** The entity loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
 export const entityLoaderMakers = {
+  self: lookups.self.maker<Model<AccountModel>>(),
   account: lookups.account.maker<Model<AccountModel>>(),
   group: lookups.group.maker<Model<GroupModel>>(),
   device: lookups.device.maker<Model<DeviceModel>>(),

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
 import { devicesVisibleInOrder, visibleAccounts, visibleGroups } from '@fleetgraph/visibility';
 import type { PageArgs } from '@fleetgraph/paging';
-import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
+import { objectProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
@@ -26,8 +26,12 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const Query = {
   ...DriverQueries,
-  account: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
-    loaders.account.load(args.id ?? user.uid),
+  account(_: unknown, args: { id?: string | null }, { loaders, user }: Ctx, info: GraphQLResolveInfo) {
+    const id = args.id ?? user.uid;
+    // One's own account is always visible (spec section 1): no visibility test to plan and run.
+    const loader = id === user.uid ? loaders.self : loaders.account;
+    return loader.fields(objectProjection(t.accounts, info)).load(id);
+  },
 
   accounts(
     _: unknown,
