@@ -26,7 +26,7 @@ import {
   type AnomalyRow,
   type TransactionRow,
 } from './data/tables';
-import { whereRowVisible } from './data/visibility';
+import { whereVisible } from './data/visibility';
 
 export interface MobilityServices {
   knex: Knex;
@@ -130,10 +130,10 @@ const visibleAsset = (
       .where(visibleTo(knex, p.viewer, 'v.id')),
   );
 
-/** A transaction or an anomaly by id when the viewer sees it (whereRowVisible), with the selected columns. */
+/** A transaction or an anomaly by id when the viewer sees it (whereVisible, per row), with the selected columns. */
 const visibleRow = (spec: TableSpec) =>
   keyLookup<Viewer>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
-    whereRowVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer),
+    whereVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer, 'row'),
   );
 
 /**

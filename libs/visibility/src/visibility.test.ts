@@ -119,6 +119,20 @@ test('organizationOf: the organization of an account', async () => {
 });
 
 const NOBODY = '00000000-0000-4000-8000-00000000dead';
+
+/** `count` more devices for alice, placed in the depot (tests add them in a rolled-back transaction). */
+async function addDepotDevices(trx: Knex.Transaction, count: number): Promise<void> {
+  await trx.raw(
+    `insert into fleet.devices (id, organization_id, device_type)
+     select 'bulk-' || n, ?, 'BOX' from generate_series(1, ?) n`,
+    [F.orgA, count],
+  );
+  await trx.raw(
+    `insert into fleet.group_devices (group_id, device_id)
+     select ?, 'bulk-' || n from generate_series(1, ?) n`,
+    [F.groups.depot, count],
+  );
+}
 const FORMS = [
   { table: 'fleet.groups', set: visibleGroups, row: groupVisibleTo },
   { table: 'fleet.vehicles', set: visibleVehicles, row: vehicleVisibleTo },
@@ -148,16 +162,7 @@ test('a lookup by id reads the device placements and their ancestors, not every 
   const trx = await knex.transaction();
   try {
     // A large fleet for alice: 5,000 more devices in the depot (rolled back).
-    await trx.raw(
-      `insert into fleet.devices (id, organization_id, device_type)
-       select 'bulk-' || n, ?, 'BOX' from generate_series(1, 5000) n`,
-      [F.orgA],
-    );
-    await trx.raw(
-      `insert into fleet.group_devices (group_id, device_id)
-       select ?, 'bulk-' || n from generate_series(1, 5000) n`,
-      [F.groups.depot],
-    );
+    await addDepotDevices(trx, 5000);
     // A page's batch: 50 ids bound as one array.
     const devices = [...F.depotDevices.slice(0, 48), ...F.southDevices.slice(0, 2)];
     const byId = () => trx('fleet.devices as d').select('d.id').whereRaw('d.id = any(?)', [devices]);
@@ -256,16 +261,7 @@ test('a root devices page walked per row tests about a page of devices, however 
   const trx = await knex.transaction();
   try {
     // 5,000 more devices for alice, in the depot (rolled back).
-    await trx.raw(
-      `insert into fleet.devices (id, organization_id, device_type)
-       select 'bulk-' || n, ?, 'BOX' from generate_series(1, 5000) n`,
-      [F.orgA],
-    );
-    await trx.raw(
-      `insert into fleet.group_devices (group_id, device_id)
-       select ?, 'bulk-' || n from generate_series(1, 5000) n`,
-      [F.groups.depot],
-    );
+    await addDepotDevices(trx, 5000);
     const scope = await rootListScope(trx, F.alice.uid, { walkFromGroups: 1 });
     const placementsRead = async (shape: ListScope['shape'], after: string | null) => {
       const query = trx('fleet.devices as d').select('d.id');

@@ -80,6 +80,48 @@ export const vehicleVisibleTo = (knex: Knex, accountId: string, column: string) 
 export const driverVisibleTo = (knex: Knex, accountId: string, column: string) =>
   assetVisibleTo(knex, 'driver', accountId, column);
 
+/** Columns of a row naming assets; the row is visible when any of them is. */
+export type AssetColumns = Partial<Record<'device' | 'vehicle' | 'driver' | 'group', string>>;
+
+/**
+ * `set`: against the viewer's visible sets (semi-joins), for root lists nothing else bounds;
+ * `row`: tested on each row, for rows already narrowed by id or by parent.
+ */
+export type VisibilityForm = 'set' | 'row';
+
+const SETS = {
+  device: visibleDevices,
+  vehicle: visibleVehicles,
+  driver: visibleDrivers,
+  group: visibleGroups,
+};
+const ROWS = {
+  device: deviceVisibleTo,
+  vehicle: vehicleVisibleTo,
+  driver: driverVisibleTo,
+  group: groupVisibleTo,
+};
+
+/**
+ * A condition (for `query.where(...)`, grouped) keeping rows where any asset of `columns` is
+ * visible to the account, in the given form.
+ */
+export function anyAssetVisible(
+  knex: Knex,
+  accountId: string,
+  columns: AssetColumns,
+  form: VisibilityForm,
+): (query: Knex.QueryBuilder) => void {
+  const kinds = Object.keys(columns) as Array<keyof AssetColumns>;
+  return (query) => {
+    for (const kind of kinds) {
+      const column = columns[kind]!;
+      if (form === 'set') query.orWhereIn(column, SETS[kind](knex, accountId));
+      else query.orWhere(ROWS[kind](knex, accountId, column));
+    }
+  };
+}
+
 /**
  * How a root list of assets is best filtered for an account, decided per request (one statement
  * of a few index probes). A member of a top-level group sees everything under it, in practice

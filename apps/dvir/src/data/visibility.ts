@@ -7,37 +7,28 @@
  *   (the platform's global templates).
  */
 import type { Knex } from 'knex';
-import {
-  groupVisibleTo,
-  organizationOf,
-  vehicleVisibleTo,
-  visibleGroups,
-  visibleVehicles,
-} from '@fleetgraph/visibility';
+import { anyAssetVisible, organizationOf, visibleGroups, type VisibilityForm } from '@fleetgraph/visibility';
 
 /**
- * The fleet rule over the viewer's whole visible set (a semi-join): for root lists, whose rows
- * nothing else bounds.
+ * The fleet rule as a condition on `alias`'s rows (vehicle_id, group_id): `set` against the
+ * viewer's visible sets, for root lists nothing else bounds; `row` tested on each row (a few index
+ * probes, whatever the viewer sees), for rows narrowed by id or by parent (lookups, a report's
+ * answers, a vehicle's defects).
  */
-export function whereFleetVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
-  return query.where((w) =>
-    w
-      .whereIn(`${alias}.vehicle_id`, visibleVehicles(knex, viewer))
-      .orWhereIn(`${alias}.group_id`, visibleGroups(knex, viewer)),
-  );
+export function whereFleetVisible(
+  knex: Knex,
+  query: Knex.QueryBuilder,
+  alias: string,
+  viewer: string,
+  form: VisibilityForm = 'set',
+) {
+  const columns = { vehicle: `${alias}.vehicle_id`, group: `${alias}.group_id` };
+  return query.where(anyAssetVisible(knex, viewer, columns, form));
 }
 
-/**
- * The same rule tested on each row (a few index probes per row, whatever the viewer sees): for
- * rows already narrowed by id or by parent (lookups, a report's answers, a vehicle's defects).
- */
-export function whereFleetRowVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
-  return query.where((w) =>
-    w
-      .where(vehicleVisibleTo(knex, viewer, `${alias}.vehicle_id`))
-      .orWhere(groupVisibleTo(knex, viewer, `${alias}.group_id`)),
-  );
-}
+/** whereFleetVisible per row. */
+export const whereFleetRowVisible = (knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) =>
+  whereFleetVisible(knex, query, alias, viewer, 'row');
 
 export function whereTemplateVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
   return query.where((w) =>

@@ -8,6 +8,7 @@ import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import {
   accountVisibleTo,
+  anyAssetVisible,
   deviceVisibleTo,
   driverVisibleTo,
   groupVisibleTo,
@@ -119,10 +120,12 @@ export const entityLoaderMakers = {
  * rows already narrowed by id (a condition on the row, never a scan of all trips).
  */
 export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex, viewer: string): void {
-  query
-    .where(deviceVisibleTo(knex, viewer, `${alias}.device_id`))
-    .orWhere(vehicleVisibleTo(knex, viewer, `${alias}.vehicle_id`))
-    .orWhere(driverVisibleTo(knex, viewer, `${alias}.driver_id`));
+  const columns = {
+    device: `${alias}.device_id`,
+    vehicle: `${alias}.vehicle_id`,
+    driver: `${alias}.driver_id`,
+  };
+  anyAssetVisible(knex, viewer, columns, 'row')(query);
 }
 
 /**
