@@ -123,15 +123,17 @@ export function anyAssetVisible(
 }
 
 /**
- * How a root list of assets is best filtered for an account, decided per request (one statement
- * of a few index probes). A member of a top-level group sees everything under it, in practice
- * most of its organization; when that is a large fleet (at least `walkFromGroups` visible groups,
- * 64 by default), walking the organization's rows in page order and testing each one (`per-row`)
- * fills a page after about a page of rows. Any other account sees a subtree, usually a small one,
- * and a small fleet is cheaper built whole: its visible set (`set`) costs less than a page of
- * per-row tests (at the demo's 13 groups and 75 devices: 0.15 against 0.53 ms of PostgreSQL for a
- * page of 50; at --scale 100's 1,003 groups and 6,000 devices: 101 against 1.0 ms). Either shape
- * selects the same rows; only the cost differs.
+ * How a root list of assets is best filtered for an account, decided by one statement of a few
+ * index probes (kept a minute per account by ListScopeCache; fleet-core only, as it reads
+ * fleet-core's membership and hierarchy tables). A member of a top-level group sees everything
+ * under it, in practice most of its organization; when that is a large fleet (at least
+ * `walkFromGroups` visible groups, 64 by default), walking the organization's rows in page order
+ * and testing each one (`per-row`) fills a page after about a page of rows. Any other account
+ * sees a subtree, usually a small one, and a small fleet is cheaper built whole: its visible set
+ * (`set`) costs less than a page of per-row tests (at the demo's 13 groups and 75 devices, 0.15
+ * against 0.53 ms of PostgreSQL for a page of 50; at --scale 100's 1,003 groups and 6,000
+ * devices, 101 against 1.0 ms under 20 connections). Either shape selects the same rows; only
+ * the cost differs.
  */
 export interface ListScope {
   shape: 'per-row' | 'set';
@@ -255,7 +257,10 @@ export function devicesVisibleInOrder(
     .orderBy(columns.organization);
 }
 
-/** True for a row whose account (`column`) is the viewer or a member of a group the viewer sees. */
+/**
+ * True for a row whose account (`column`) is the viewer or a member of a group the viewer sees
+ * (fleet-core only, like visibleAccounts: memberships are not in the contract).
+ */
 export function accountVisibleTo(knex: Knex, accountId: string, column: string): Knex.Raw {
   return knex.raw(
     `(?? = ? or exists (select 1 from fleet.group_accounts ma
