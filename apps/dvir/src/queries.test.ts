@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { D, startDvirHarness, type DvirHarness } from './testing/fixture';
 import { ANSWER, ATTACHMENT, DEFECT, ITEM, REPORT, TEMPLATE } from './testing/fields';
+import { explainNodes, rowsRead } from '@fleetgraph/testing';
+import { relations } from './data/relation-specs';
 
 let h: DvirHarness;
 let F: any;
@@ -429,5 +431,21 @@ describe('statements per request', () => {
       counts.push(h.statements.count);
     }
     assert.equal(counts[0], counts[1], `statements: ${counts.join(' vs ')}`);
+  });
+});
+
+describe('visibility under a visible parent', () => {
+  test("a report's answers are tested once per report, not once per answer", async () => {
+    const reports = [D.reports.r1, D.reports.r2, D.reports.r4, D.reports.r5];
+    const children = relations.reportAnswers.children(h.knex, F.alice.uid);
+    const { sql, bindings } = h.knex
+      .raw('select t.* from unnest(?::uuid[]) as p(parent_id) cross join lateral (?) t', [reports, children])
+      .toSQL();
+    const { rows } = await h.knex.raw(sql, bindings);
+    assert.equal(rows.length, 16, 'control: the four answers of each of the four reports');
+    const nodes = await explainNodes(h.knex, sql, bindings, { analyze: true });
+    // One visibility test per report: its vehicle's placement, read once each.
+    const placements = rowsRead(nodes, 'group_vehicles');
+    assert.ok(placements <= reports.length, `vehicle placements read: ${placements}`);
   });
 });
