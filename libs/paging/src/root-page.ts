@@ -33,11 +33,12 @@ export interface RootPageOptions {
 }
 
 export async function pageOf<M>(options: RootPageOptions): Promise<Page<M>> {
-  const { codec, spec } = options;
-  const base = (after: readonly unknown[] | null) =>
-    typeof options.base === 'function' ? options.base(after) : options.base.clone();
+  const { codec, spec, base: given } = options;
   const request = pageRequest(codec, options.args, options.rules, fingerprint(options.name, options.filters));
-  const positioned = typeof options.base === 'function' ? { ...request, after: null } : request;
+  // A function base applies the keyset position itself; pageOf then adds only order and limit.
+  const bounded = typeof given === 'function';
+  const base = bounded ? given : () => given.clone();
+  const positioned = bounded ? { ...request, after: null } : request;
   const rows = await applyKeyset(
     base(request.after).select(selectColumns(spec, options.fields)),
     { columns: spec.order.columns, direction: spec.order.direction ?? 'asc' },

@@ -170,9 +170,11 @@ export async function rootListScope(
 
 /**
  * Each account's ListScope, kept for `ttlMs` (60 s) per process, so the probe runs about once a
- * minute per account instead of once per request. A scope only chooses how rows are read, never
- * which rows: a membership change is seen at once by the SQL of either shape, and by the choice
- * of shape within `ttlMs`. At most `maxEntries` (10,000) accounts, the oldest dropped first; a
+ * minute per account instead of once per request. A scope chooses how rows are read: every row
+ * still passes the visibility test of the current memberships, so a membership change is seen at
+ * once, and by the choice of shape within `ttlMs`. The organization it names bounds the walk; no
+ * code moves an account to another organization, and if one did, its walk would find nothing
+ * (never another organization's rows) until the scope expired. At most `maxEntries` (10,000) accounts, the oldest dropped first; a
  * failed probe is not kept.
  */
 export class ListScopeCache {
