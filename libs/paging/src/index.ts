@@ -8,7 +8,7 @@ export {
   type PageRequest,
   type PageRules,
 } from './page';
-export { applyKeyset, type KeysetOrder } from './keyset';
+export { applyKeyset, whereAfter, type KeysetOrder } from './keyset';
 export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';

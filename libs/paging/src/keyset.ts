@@ -12,19 +12,26 @@ export interface KeysetOrder {
   direction?: 'asc' | 'desc';
 }
 
+/** Keeps the rows after the keyset position `after` in `order` (none when `after` is null). */
+export function whereAfter<Q extends Knex.QueryBuilder>(
+  qb: Q,
+  order: KeysetOrder,
+  after: readonly unknown[] | null,
+): Q {
+  if (!after) return qb;
+  if (after.length !== order.columns.length) throw new Error('cursor key does not match the order columns');
+  const columns = order.columns.map(() => '??').join(', ');
+  const values = order.columns.map(() => '?').join(', ');
+  qb.whereRaw(`(${columns}) ${(order.direction ?? 'asc') === 'asc' ? '>' : '<'} (${values})`, [
+    ...order.columns,
+    ...(after as Knex.Value[]),
+  ]);
+  return qb;
+}
+
 export function applyKeyset<Q extends Knex.QueryBuilder>(qb: Q, order: KeysetOrder, request: PageRequest): Q {
   const direction = order.direction ?? 'asc';
-  if (request.after) {
-    if (request.after.length !== order.columns.length) {
-      throw new Error('cursor key does not match the order columns');
-    }
-    const columns = order.columns.map(() => '??').join(', ');
-    const values = order.columns.map(() => '?').join(', ');
-    qb.whereRaw(`(${columns}) ${direction === 'asc' ? '>' : '<'} (${values})`, [
-      ...order.columns,
-      ...(request.after as Knex.Value[]),
-    ]);
-  }
+  whereAfter(qb, order, request.after);
   for (const column of order.columns) qb.orderBy(column, direction);
   // The limit is written into the statement, not bound: with `limit $n` PostgreSQL cannot cost a
   // generic plan and kept planning dvir's report page afresh on every call (69 % of its
