@@ -9,6 +9,7 @@ import * as contractReadOnly from './20261123_007_contract_read_only';
 import * as latestOdometer from './20261126_008_latest_odometer';
 import * as dailyDistance from './20261126_009_daily_distance';
 import * as devicesOrgOrder from './20261126_010_devices_org_order';
+import * as contractAccountGroups from './20261126_011_contract_account_groups';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -22,4 +23,5 @@ export const migrations: Migrations = {
   '20261126_008_latest_odometer': latestOdometer,
   '20261126_009_daily_distance': dailyDistance,
   '20261126_010_devices_org_order': devicesOrgOrder,
+  '20261126_011_contract_account_groups': contractAccountGroups,
 };

@@ -20,7 +20,7 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
-  const listScopes = new ListScopeCache();
+  const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
   return createSubgraphApp<FleetLoaders>(
     config,
     {

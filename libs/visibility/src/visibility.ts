@@ -9,7 +9,9 @@
  * - `visibleDevices(knex, uid)` and its siblings return a subquery selecting one `id` column, to
  *   be used as `whereIn('x.id', visibleDevices(knex, uid))`: PostgreSQL plans it as a semi-join
  *   over the whole visible set. Its cost grows with what the viewer sees (6,000 devices at
- *   `--scale 100`: ~11 ms per statement). Only for lists that have no smaller bound.
+ *   `--scale 100`: ~11 ms per statement). For lists that have no smaller bound, and for root
+ *   lists of a small fleet; a large fleet seen from the top walks its organization in page order
+ *   instead (rootListScope, visibleInOrder, visibleList).
  * - `deviceVisibleTo(knex, uid, 'x.id')` and its siblings return a condition on a row already
  *   narrowed some other way (by id, by parent): a few index probes per row, whatever the viewer
  *   sees (the asset's groups, then their ancestors among the viewer's groups). Use it for every
@@ -17,6 +19,7 @@
  * The views are inlined by the planner, so both cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
+import { whereAfter, type KeysetOrder } from '@fleetgraph/paging';
 
 export const FLEET_CONTRACT = 'fleet_contract';
 
@@ -124,16 +127,15 @@ export function anyAssetVisible(
 
 /**
  * How a root list of assets is best filtered for an account, decided by one statement of a few
- * index probes (kept a minute per account by ListScopeCache; fleet-core only, as it reads
- * fleet-core's membership and hierarchy tables). A member of a top-level group sees everything
- * under it, in practice most of its organization; when that is a large fleet (at least
- * `walkFromGroups` visible groups, 64 by default), walking the organization's rows in page order
- * and testing each one (`per-row`) fills a page after about a page of rows. Any other account
- * sees a subtree, usually a small one, and a small fleet is cheaper built whole: its visible set
- * (`set`) costs less than a page of per-row tests (at the demo's 13 groups and 75 devices, 0.15
- * against 0.53 ms of PostgreSQL for a page of 50; at --scale 100's 1,003 groups and 6,000
- * devices, 101 against 1.0 ms under 20 connections). Either shape selects the same rows; only
- * the cost differs.
+ * index probes over fleet-core's contract, so every subgraph can ask (kept a minute per account by
+ * ListScopeCache). A member of a top-level group sees everything under it, in practice most of its
+ * organization; when that is a large fleet (at least `walkFromGroups` visible groups, 64 by
+ * default), walking the organization's rows in page order and testing each one (`per-row`) fills
+ * a page after about a page of rows. Any other account sees a subtree, usually a small one, and a
+ * small fleet is cheaper built whole: its visible set (`set`) costs less than a page of per-row
+ * tests (at the demo's 13 groups and 75 devices, 0.15 against 0.53 ms of PostgreSQL for a page of
+ * 50; at --scale 100's 1,003 groups and 6,000 devices, 101 against 1.0 ms under 20 connections).
+ * Either shape selects the same rows; only the cost differs.
  */
 export interface ListScope {
   shape: 'per-row' | 'set';
@@ -147,15 +149,18 @@ export async function rootListScope(
   options: { walkFromGroups?: number } = {},
 ): Promise<ListScope> {
   const walkFrom = options.walkFromGroups ?? 64;
-  // The count stops at walkFrom, each membership's descendants read by a bounded index range.
+  // Both tests go from the account's memberships by index; `offset 0` keeps each inner test a
+  // per-row subplan (without statistics the planner would otherwise hash whole tables), and the
+  // count stops at walkFrom, each membership's descendants read by a bounded index range.
   const { rows } = await knex.raw(
     `select a.organization_id,
-            exists (select 1 from fleet.group_accounts m
+            exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
                      where m.account_id = a.id
-                       and not exists (select 1 from fleet.group_parents p where p.group_id = m.group_id)) as top,
+                       and not exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 p
+                                        where p.descendant_id = m.group_id and p.depth > 0 offset 0)) as top,
             (select count(*) from (
-               select 1 from fleet.group_accounts m
-                cross join lateral (select 1 from fleet.group_closure c
+               select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
+                cross join lateral (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 c
                                      where c.ancestor_id = m.group_id limit ?) c
                 where m.account_id = a.id limit ?) g)::int as groups
        from ${FLEET_CONTRACT}.accounts_v1 a where a.id = ?`,
@@ -219,53 +224,87 @@ export function nextUuid(uuid: string): string | null {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** How a root list walks its organization's rows in page order (visibleInOrder). */
+export interface OrganizationWalk {
+  /** the organization column (e.g. 'r.organization_id'); an index on (organization, ...order) serves the walk */
+  organization: string;
+  /** the list's keyset order (its TableSpec's), the last column unique */
+  order: KeysetOrder;
+  /**
+   * SQL for a value no value of the order's first column is below (`''` for text,
+   * `'-infinity'::timestamptz`): written into the statement, so code only, never input
+   */
+  lowest: string;
+}
+
+/** A visibility condition in either form (e.g. anyAssetVisible bound to a viewer and columns). */
+export type VisibleIn = (form: VisibilityForm) => (query: Knex.QueryBuilder) => void;
+
 /**
- * The devices of `query` (a table with an `id` column, text, and an `organization` column) the
- * account sees after the id `after` (null on the first page), for a root list in id order, in the
- * shape `scope` chose. It applies the keyset position itself (pageOf's function base): a second,
- * separate `id > after` would make the planner expect a third fewer rows again.
+ * The rows of `query` (a root list) the viewer sees after the keyset position `after` (null on
+ * the first page), in the shape `scope` chose; it applies the position itself (pageOf's function
+ * base): a second, separate keyset condition would make the planner expect a third fewer rows
+ * again. `set` keeps rows in the viewer's visible sets.
  *
- * The per-row shape walks an index on (organization, id) and orders by both columns (the same
- * order as id: the account sees one organization). It bounds the organization with two row
- * comparisons, `(org, id) > (X, after)` and `(org, id) < (next(X), '')`, rather than `org = X`:
- * without statistics PostgreSQL reads an equality on an unknown value as 0.5 % of the table,
- * few enough rows to sort, so it filtered every row of the organization before sorting (5,127
- * visibility tests for a page of 51 in the plan test); comparisons it reads as a ninth of the
- * table, so it walks the index and stops with the page.
+ * `per-row` walks the index on (organization, ...order) and orders by the organization first (the
+ * same order: the viewer sees one organization), testing each row until the page is full. It
+ * bounds the organization with two row comparisons, `(org, first) >= (X, lowest)` and
+ * `(org, first) < (next(X), lowest)`, the keyset position replacing the one on its side, rather
+ * than `org = X`: without statistics PostgreSQL reads an equality on an unknown value as 0.5 % of
+ * the table, few enough rows to sort, so it filtered every row of the organization before sorting
+ * (5,127 visibility tests for a page of 51 in the plan test); row comparisons it reads as a third
+ * of the table each, so it walks the index and stops with the page.
  */
-export function devicesVisibleInOrder(
+export function visibleInOrder(
   query: Knex.QueryBuilder,
-  knex: Knex,
-  accountId: string,
   scope: ListScope,
-  columns: { id: string; organization: string },
-  after: string | null,
+  walk: OrganizationWalk,
+  visible: VisibleIn,
+  after: readonly unknown[] | null,
 ): Knex.QueryBuilder {
   const organization = scope.organizationId;
   const next = organization && nextUuid(organization);
   if (scope.shape === 'set' || !organization || !next) {
-    if (after != null) query.where(columns.id, '>', after);
-    return query.whereIn(columns.id, visibleDevices(knex, accountId));
+    return whereAfter(query, walk.order, after).where(visible('set'));
   }
-  return query
-    .whereRaw(`(??, ??) ${after == null ? '>=' : '>'} (?::uuid, ?)`, [
-      columns.organization,
-      columns.id,
-      organization,
-      after ?? '',
-    ])
-    .whereRaw(`(??, ??) < (?::uuid, '')`, [columns.organization, columns.id, next])
-    .where(deviceVisibleTo(knex, accountId, columns.id))
-    .orderBy(columns.organization);
+  const { columns } = walk.order;
+  const direction = walk.order.direction ?? 'asc';
+  const position = (op: '<' | '>') =>
+    query.whereRaw(
+      `(??, ${columns.map(() => '??').join(', ')}) ${op} (?::uuid, ${columns.map(() => '?').join(', ')})`,
+      [walk.organization, ...columns, organization, ...(after as Knex.Value[])],
+    );
+  const bound = (op: '>=' | '<', at: string) =>
+    query.whereRaw(`(??, ??) ${op} (?::uuid, ${walk.lowest})`, [walk.organization, columns[0]!, at]);
+  if (after && direction === 'asc') position('>');
+  else bound('>=', organization);
+  if (after && direction === 'desc') position('<');
+  else bound('<', next);
+  return query.where(visible('row')).orderBy(walk.organization, direction);
 }
 
 /**
- * True for a row whose account (`column`) is the viewer or a member of a group the viewer sees
- * (fleet-core only, like visibleAccounts: memberships are not in the contract).
+ * A root list's `base` and `countBase` for pageOf: the page in the scope's shape (visibleInOrder),
+ * and `count` always against the visible sets, which costs the set once instead of a per-row
+ * test of every row the walk would otherwise read to the end. `rows` makes the filtered rows
+ * afresh (no visibility, no order).
  */
+export function visibleList(
+  rows: () => Knex.QueryBuilder,
+  scope: ListScope,
+  walk: OrganizationWalk,
+  visible: VisibleIn,
+): { base: (after: readonly unknown[] | null) => Knex.QueryBuilder; countBase: Knex.QueryBuilder } {
+  return {
+    base: (after) => visibleInOrder(rows(), scope, walk, visible, after),
+    countBase: rows().where(visible('set')),
+  };
+}
+
+/** True for a row whose account (`column`) is the viewer or a member of a group the viewer sees. */
 export function accountVisibleTo(knex: Knex, accountId: string, column: string): Knex.Raw {
   return knex.raw(
-    `(?? = ? or exists (select 1 from fleet.group_accounts ma
+    `(?? = ? or exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 ma
       where ma.account_id = ?? and ${GROUP_VISIBLE} offset 0))`,
     [column, accountId, column, accountId, 'ma.group_id'],
   );
@@ -274,7 +313,7 @@ export function accountVisibleTo(knex: Knex, accountId: string, column: string):
 export function visibleAccounts(knex: Knex, accountId: string): Knex.QueryBuilder {
   return knex
     .select('a.account_id as id')
-    .from('fleet.group_accounts as a')
+    .from(`${FLEET_CONTRACT}.account_groups_v1 as a`)
     .whereIn('a.group_id', visibleGroups(knex, accountId))
     .union(knex.raw('select ?::uuid as id', [accountId]));
 }

@@ -1,8 +1,15 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
-import { devicesVisibleInOrder, visibleAccounts, visibleGroups } from '@fleetgraph/visibility';
-import type { PageArgs } from '@fleetgraph/paging';
-import { objectProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
+import {
+  anyAssetVisible,
+  visibleAccounts,
+  visibleGroups,
+  visibleList,
+  type OrganizationWalk,
+  type VisibilityForm,
+} from '@fleetgraph/visibility';
+import { pageOf, type PageArgs } from '@fleetgraph/paging';
+import { listProjection, objectProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
@@ -23,6 +30,13 @@ type DevicesArgs = PageArgs & {
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The root devices list walks its organization's devices in id order (index devices (organization_id, id)). */
+const DEVICE_WALK: OrganizationWalk = {
+  organization: 'd.organization_id',
+  order: t.devices.order,
+  lowest: "''",
+};
 
 export const Query = {
   ...DriverQueries,
@@ -92,16 +106,18 @@ export const Query = {
     const { knex, viewer } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const scope = await loaders.listScope;
-    const base = (after: readonly unknown[] | null) =>
-      devicesVisibleInOrder(
-        deviceFilters(knex, args, knex(`${t.devices.table} as d`)),
-        knex,
-        viewer,
-        scope,
-        { id: 'd.id', organization: 'd.organization_id' },
-        (after?.[0] as string | undefined) ?? null,
-      );
-    return rootPage(loaders, 'devices', t.devices, PAGE_RULES.devices, args, filters, base, info);
+    const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { device: 'd.id' }, form);
+    const rows = () => deviceFilters(knex, args, knex(`${t.devices.table} as d`));
+    return pageOf({
+      codec: loaders.codec,
+      name: 'devices',
+      spec: t.devices,
+      rules: PAGE_RULES.devices,
+      args,
+      filters,
+      ...visibleList(rows, scope, DEVICE_WALK, visible),
+      fields: listProjection(t.devices, info),
+    });
   },
 };
 
