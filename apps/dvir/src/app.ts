@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
+import { ListScopeCache } from '@fleetgraph/visibility';
 import { DVIR_SCHEMA, migrations } from '../migrations/index';
 import type { DvirConfig } from './config';
 import { fileServiceFor } from './files/index';
@@ -21,6 +22,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
   const files = fileServiceFor(config);
+  const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
   return createSubgraphApp<DvirLoaders>(
     config,
     {
@@ -28,7 +30,7 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, files }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, files, listScopes }, user),
       // Every answer carries its item's translation map: a page of reports repeats a few dozen
       // maps about a thousand times. Parsed once per text, shared frozen (libs/db repeated-json.ts).
       repeatedJson: true,

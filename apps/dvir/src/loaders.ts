@@ -15,7 +15,7 @@ import {
   uuidsOnly,
   type CursorCodec,
 } from '@fleetgraph/paging';
-import { vehicleVisibleTo } from '@fleetgraph/visibility';
+import { vehicleVisibleTo, type ListScopeCache } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
 import { visibleTemplateIds, whereFleetRowVisible, whereTemplateVisible } from './data/visibility';
@@ -25,6 +25,8 @@ export interface DvirServices {
   knex: Knex;
   codec: CursorCodec;
   files: FileService;
+  /** How root lists read visibility, per account (kept a minute per process). */
+  listScopes: ListScopeCache;
 }
 
 type Viewer = { viewer: string };
@@ -67,6 +69,8 @@ type LoaderArgs = DvirServices & { viewer: string };
  * a loader only when one of its fields is resolved.
  */
 const dvirLoaders = lazyFields<LoaderArgs>()({
+  /** How the root list of reports reads visibility for this viewer (ListScopeCache). */
+  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
   relations: ({ knex, codec, viewer }: LoaderArgs) =>
     relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations),
   report: lookups.report.maker<t.Row>(),

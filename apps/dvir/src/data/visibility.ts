@@ -22,9 +22,12 @@ export function whereFleetVisible(
   viewer: string,
   form: VisibilityForm = 'set',
 ) {
-  const columns = { vehicle: `${alias}.vehicle_id`, group: `${alias}.group_id` };
-  return query.where(anyAssetVisible(knex, viewer, columns, form));
+  return query.where(fleetVisible(knex, alias, viewer, form));
 }
+
+/** The fleet rule on `alias`'s rows as a condition (for `query.where(...)`), in the given form. */
+export const fleetVisible = (knex: Knex, alias: string, viewer: string, form: VisibilityForm) =>
+  anyAssetVisible(knex, viewer, { vehicle: `${alias}.vehicle_id`, group: `${alias}.group_id` }, form);
 
 /** whereFleetVisible per row. */
 export const whereFleetRowVisible = (knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) =>

@@ -1,0 +1,99 @@
+/**
+ * The root list of reports of an account that sees a large fleet walks its organization's reports
+ * newest first and tests each row (libs/visibility rootListScope, visibleInOrder). Here the walk
+ * starts at 2 visible groups (VISIBILITY_WALK_FROM_GROUPS), so alice, a member of Acme's top-level
+ * group (4 groups), walks; bob (a sub-group) builds his set. 40 more reports, several sharing a
+ * start time, sit beside the fixture's (and 5 more in Globex, which no Acme page may show): pages must list
+ * exactly what the visibility rule selects, in the list's order, whichever shape reads them.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rootListScope } from '@fleetgraph/visibility';
+import { whereFleetVisible } from './data/visibility';
+import { D, startDvirHarness, type DvirHarness } from './testing/fixture';
+
+let h: DvirHarness;
+let F: any;
+
+/** `count` copies of `report` (new ids, a start time every 30 minutes, pairs sharing one). */
+async function copies(report: string, count: number, prefix: string): Promise<void> {
+  await h.knex.transaction(async (trx) => {
+    await trx.raw(
+      'create temp table copy on commit drop as select * from dvir.inspection_reports where id = ?',
+      [report],
+    );
+    await trx.raw(
+      `insert into dvir.inspection_reports
+       select (? || lpad(n::text, 12, '0'))::uuid, c.organization_id, c.vehicle_id, c.group_id, c.driver_id,
+              c.template_id, c.template_version, c.default_language, c.vehicle_type, c.workflow_status,
+              c.status, c.inspection_type, c.odometer, c.fuel_level, c.driver_signature_date,
+              c.location_lat, c.location_lng, c.location_address,
+              c.started_at + ((n / 2) * interval '30 minutes'), c.completed_at, c.created_at, c.updated_at
+         from copy c, generate_series(1, ?) n`,
+      [prefix, count],
+    );
+  });
+}
+
+before(async () => {
+  h = await startDvirHarness('dvir-large-fleet', { VISIBILITY_WALK_FROM_GROUPS: '2' });
+  F = h.facts['fleet-core'];
+  await copies(D.reports.r1, 30, '7a00aaaa-0000-4000-8000-');
+  await copies(D.reports.r4, 10, '7a00bbbb-0000-4000-8000-');
+  await copies(D.reports.r6, 5, '7a00cccc-0000-4000-8000-');
+});
+after(async () => h?.close());
+
+/** Every page of inspectionReports (with `filter` arguments), and the count the first page gave. */
+async function pageThrough(user: unknown, filter = ''): Promise<{ ids: string[]; count: number }> {
+  const ids: string[] = [];
+  let count = -1;
+  let pageId: string | null = null;
+  do {
+    const res: any = await h.as(user as never)(
+      `query($p: ID) { inspectionReports(pageSize: 7, pageId: $p${filter}) { count list { id } next } }`,
+      { p: pageId },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    if (count < 0) count = res.data.inspectionReports.count;
+    ids.push(...res.data.inspectionReports.list.map((r: { id: string }) => r.id));
+    pageId = res.data.inspectionReports.next;
+    assert.ok(ids.length <= 200, 'pages move forward');
+  } while (pageId);
+  return { ids, count };
+}
+
+/** What the visibility rule selects (the set form), in the list's order. */
+async function expected(uid: string, vehicleId?: string): Promise<string[]> {
+  const q = whereFleetVisible(h.knex, h.knex('dvir.inspection_reports as r').select('r.id'), 'r', uid, 'set');
+  if (vehicleId) q.where('r.vehicle_id', vehicleId);
+  const rows: Array<{ id: string }> = await q.orderBy('r.started_at', 'desc').orderBy('r.id', 'desc');
+  return rows.map((r) => r.id);
+}
+
+test('a top-level member of a large fleet walks per row and pages through exactly the reports it sees', async () => {
+  assert.equal((await rootListScope(h.knex, F.alice.uid, { walkFromGroups: 2 })).shape, 'per-row');
+  const all = await expected(F.alice.uid);
+  assert.ok(all.length >= 45, `control: alice sees the copies (${all.length})`);
+  const seen = await pageThrough(F.alice);
+  assert.deepEqual(seen.ids, all);
+  assert.equal(seen.count, all.length);
+});
+
+test('a filter by vehicle reads by that vehicle and tests each row, with the same rows as the rule', async () => {
+  const vehicle = F.vehicles.depot[0];
+  const all = await expected(F.alice.uid, vehicle);
+  assert.ok(all.length >= 30, `control: the depot vehicle's copies (${all.length})`);
+  const seen = await pageThrough(F.alice, `, vehicleId: "${vehicle}"`);
+  assert.deepEqual(seen.ids, all);
+  assert.equal(seen.count, all.length);
+});
+
+test('a sub-group member of the same organization builds its set and pages through its own reports', async () => {
+  assert.equal((await rootListScope(h.knex, F.bob.uid, { walkFromGroups: 2 })).shape, 'set');
+  const all = await expected(F.bob.uid);
+  assert.ok(all.length >= 30, `control: bob sees the depot's copies (${all.length})`);
+  const seen = await pageThrough(F.bob);
+  assert.deepEqual(seen.ids, all);
+  assert.equal(seen.count, all.length);
+});
