@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
+import { ListScopeCache } from '@fleetgraph/visibility';
 import { MOBILITY_SCHEMA, migrations } from '../migrations/index';
 import { createLoaders, type MobilityLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
@@ -20,6 +21,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
   const now = options.now ?? (() => new Date());
+  const listScopes = new ListScopeCache({
+    now: () => now().getTime(),
+    walkFromGroups: config.walkFromGroups,
+  });
   return createSubgraphApp<MobilityLoaders>(
     config,
     {
@@ -27,7 +32,7 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, now }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, now, listScopes }, user),
     },
     options,
   );

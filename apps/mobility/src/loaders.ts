@@ -27,11 +27,14 @@ import {
   type TransactionRow,
 } from './data/tables';
 import { whereVisible } from './data/visibility';
+import type { ListScopeCache } from '@fleetgraph/visibility';
 
 export interface MobilityServices {
   knex: Knex;
   codec: CursorCodec;
   now: () => Date;
+  /** How the root list of anomalies reads visibility, per account (kept a minute per process). */
+  listScopes: ListScopeCache;
 }
 
 type Filters = Record<string, unknown>;
@@ -171,6 +174,8 @@ function anomalyCounts({ knex }: LoaderArgs) {
  * and a loader only when one of its fields is resolved.
  */
 const mobilityLoaders = lazyFields<LoaderArgs>()({
+  /** How the root list of anomalies reads visibility for this viewer (ListScopeCache). */
+  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
   transactions: lookups.transaction.maker<TransactionRow>(),
   anomalies: lookups.anomaly.maker<AnomalyRow>(),
   anomalyCounts,

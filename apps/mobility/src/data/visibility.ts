@@ -17,11 +17,16 @@ export function whereVisible(
   viewer: string,
   form: VisibilityForm = 'set',
 ): Knex.QueryBuilder {
+  return query.where(visibleIn(knex, alias, viewer, form));
+}
+
+/** The rule on `alias`'s rows as a condition (for `query.where(...)`), in the given form. */
+export function visibleIn(knex: Knex, alias: string, viewer: string, form: VisibilityForm) {
   const columns = {
     device: `${alias}.device_id`,
     vehicle: `${alias}.vehicle_id`,
     driver: `${alias}.driver_id`,
     group: `${alias}.group_id`,
   };
-  return query.where(anyAssetVisible(knex, viewer, columns, form));
+  return anyAssetVisible(knex, viewer, columns, form);
 }

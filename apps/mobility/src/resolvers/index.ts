@@ -4,7 +4,7 @@
  * only for entities the caller sees (`__resolveReference` answers null otherwise).
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import { pageOf, type PageArgs } from '@fleetgraph/paging';
+import { pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import { DateTimeScalar, listProjection, objectProjection, type Resolvers } from '@fleetgraph/subgraph-kit';
 import { applyAnomalyFilters, presentFilters, sortOrder, type AnomalyFilters } from '../data/anomaly-filters';
 import {
@@ -14,7 +14,8 @@ import {
   type AnomalyRow,
   type TransactionRow,
 } from '../data/tables';
-import { whereVisible } from '../data/visibility';
+import { visibleIn, whereVisible } from '../data/visibility';
+import { visibleList, type OrganizationWalk, type VisibilityForm } from '@fleetgraph/visibility';
 import { relations, type MobilityLoaders } from '../loaders';
 
 type Ctx = { loaders: MobilityLoaders };
@@ -65,20 +66,50 @@ async function anomaliesQuery(loaders: MobilityLoaders, args: Args, info: Info) 
   const { pageSize, pageId, sort, ...filters } = args;
   const order = sortOrder(sort);
   const spec = anomalySpec(order);
-  const base = applyAnomalyFilters(
-    whereVisible(loaders.knex, loaders.knex(`${spec.table} as a`), 'a', loaders.viewer),
-    filters as AnomalyFilters,
-  );
+  const present = presentFilters(filters);
   return pageOf<AnomalyRow>({
     codec: loaders.codec,
     name: 'mobilityTransactionAnomalies',
     spec,
     rules: PAGE_RULES.anomalies,
     args: { pageSize, pageId } as PageArgs,
-    filters: { ...presentFilters(filters), sort: order.fields },
-    base,
+    filters: { ...present, sort: order.fields },
+    ...(await anomalyRows(loaders, spec, filters as AnomalyFilters, Object.keys(present))),
     fields: listProjection(spec, info),
   });
+}
+
+/** The order the organization index (organization_id, detected_at, id) walks, either way. */
+const WALKED_ORDER = 'a.detected_at,a.id';
+
+/** Filters naming the anomalies' assets or transaction: each has an index that bounds the rows. */
+const KEY_FILTERS = new Set(['deviceId', 'vehicleId', 'driverId', 'groupId', 'mobilityTransactionId']);
+
+/**
+ * The visible anomalies matching `filters`, as pageOf's base, read in the cheapest shape: by an
+ * asset or transaction, that key's index bounds the rows and each is tested (`row`); with no
+ * filter and the default order by detection time, the scope's shape (a walk of the organization
+ * for a large fleet seen from the top, the visible sets otherwise); else the visible sets.
+ */
+async function anomalyRows(
+  loaders: MobilityLoaders,
+  spec: TableSpec,
+  filters: AnomalyFilters,
+  given: string[],
+) {
+  const { knex, viewer } = loaders;
+  const rows = () => applyAnomalyFilters(knex(`${spec.table} as a`), filters);
+  if (given.length > 0 || spec.order.columns.join() !== WALKED_ORDER) {
+    const form = given.some((f) => KEY_FILTERS.has(f)) ? 'row' : 'set';
+    return { base: whereVisible(knex, rows(), 'a', viewer, form) };
+  }
+  const walk: OrganizationWalk = {
+    organization: 'a.organization_id',
+    order: spec.order,
+    lowest: "'-infinity'::timestamptz",
+  };
+  const visible = (form: VisibilityForm) => visibleIn(knex, 'a', viewer, form);
+  return visibleList(rows, await loaders.listScope, walk, visible);
 }
 
 export const resolvers: Resolvers<MobilityLoaders> = {
