@@ -31,9 +31,9 @@ export interface RootPageOptions {
   /**
    * the rows `count` counts, when they are better read in another shape than the page's (a base
    * that walks an index testing each row fills a page cheaply but would test every row to count
-   * them); `base` (first page) when absent
+   * them), made only when `count` is selected; `base` (first page) when absent
    */
-  countBase?: Knex.QueryBuilder;
+  countBase?: () => Knex.QueryBuilder;
   /** the model fields to select (projectedFields); all columns when absent */
   fields?: readonly string[] | undefined;
 }
@@ -51,7 +51,7 @@ export async function pageOf<M>(options: RootPageOptions): Promise<Page<M>> {
     positioned,
   );
   return toPage(codec, request, rows as M[], keyOf(spec) as (m: M) => unknown[], async () => {
-    const counted = options.countBase?.clone() ?? base(null);
+    const counted = options.countBase?.() ?? base(null);
     const row = (await counted.clearSelect().clearOrder().count('* as n').first()) as
       { n: number | string } | undefined;
     return Number(row?.n ?? 0);

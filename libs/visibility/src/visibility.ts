@@ -263,10 +263,8 @@ export function visibleInOrder(
   after: readonly unknown[] | null,
 ): Knex.QueryBuilder {
   const organization = scope.organizationId;
-  const next = organization && nextUuid(organization);
-  if (scope.shape === 'set' || !organization || !next) {
-    return whereAfter(query, walk.order, after).where(visible('set'));
-  }
+  const next = scope.shape === 'per-row' && organization ? nextUuid(organization) : null;
+  if (!organization || !next) return whereAfter(query, walk.order, after).where(visible('set'));
   const { columns } = walk.order;
   const direction = walk.order.direction ?? 'asc';
   const position = (op: '<' | '>') =>
@@ -294,10 +292,10 @@ export function visibleList(
   scope: ListScope,
   walk: OrganizationWalk,
   visible: VisibleIn,
-): { base: (after: readonly unknown[] | null) => Knex.QueryBuilder; countBase: Knex.QueryBuilder } {
+): { base: (after: readonly unknown[] | null) => Knex.QueryBuilder; countBase: () => Knex.QueryBuilder } {
   return {
     base: (after) => visibleInOrder(rows(), scope, walk, visible, after),
-    countBase: rows().where(visible('set')),
+    countBase: () => rows().where(visible('set')),
   };
 }
 
