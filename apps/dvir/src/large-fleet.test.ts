@@ -8,7 +8,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import { rootListScope } from '@fleetgraph/visibility';
+import { reportList } from './data/report-list';
 import { whereFleetVisible } from './data/visibility';
 import { D, startDvirHarness, type DvirHarness } from './testing/fixture';
 
@@ -96,4 +98,38 @@ test('a sub-group member of the same organization builds its set and pages throu
   const seen = await pageThrough(F.bob);
   assert.deepEqual(seen.ids, all);
   assert.equal(seen.count, all.length);
+});
+
+test('a walked page reads about a page of reports, however many its organization has', async () => {
+  await assertNoStatistics(h.knex, 'dvir', 'inspection_reports');
+  const trx = await h.knex.transaction();
+  try {
+    // 5,000 more reports of alice's depot vehicle, each an hour apart (rolled back).
+    await trx.raw(
+      `insert into dvir.inspection_reports (id, organization_id, vehicle_id, group_id, template_id,
+              template_version, workflow_status, status, inspection_type, started_at)
+       select ('7a00dddd-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, r.organization_id, r.vehicle_id,
+              r.group_id, r.template_id, r.template_version, r.workflow_status, r.status, r.inspection_type,
+              r.started_at - n * interval '1 hour'
+         from dvir.inspection_reports r, generate_series(1, 5000) n where r.id = ?`,
+      [D.reports.r1],
+    );
+    const read = async (walkFromGroups: number, after: readonly unknown[] | null) => {
+      const scope = () => rootListScope(trx, F.alice.uid, { walkFromGroups });
+      const { base } = await reportList(trx, F.alice.uid, {}, scope);
+      const page = (typeof base === 'function' ? base(after) : base)
+        .select('r.id')
+        .orderBy('r.started_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(51);
+      const { sql, bindings } = page.toSQL();
+      return rowsRead(await explainNodes(trx, sql, bindings, { analyze: true }), 'inspection_reports');
+    };
+    assert.equal((await rootListScope(trx, F.alice.uid, { walkFromGroups: 2 })).shape, 'per-row');
+    assert.ok((await read(2, null)) <= 51, 'first page, walked');
+    const later = await read(2, [new Date('2025-09-01T00:00:00Z'), '7a00dddd-0000-4000-8000-000000000001']);
+    assert.ok(later <= 51, `a page far down, walked: ${later}`);
+  } finally {
+    await trx.rollback();
+  }
 });

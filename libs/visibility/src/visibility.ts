@@ -226,7 +226,11 @@ export function nextUuid(uuid: string): string | null {
 
 /** How a root list walks its organization's rows in page order (visibleInOrder). */
 export interface OrganizationWalk {
-  /** the organization column (e.g. 'r.organization_id'); an index on (organization, ...order) serves the walk */
+  /**
+   * the organization column (e.g. 'r.organization_id'); an index on (organization, ...order)
+   * serves the walk, and should be the table's only index led by it: given another (say on
+   * (organization, id)), the planner, without statistics, may walk that one and sort
+   */
   organization: string;
   /** the list's keyset order (its TableSpec's), the last column unique */
   order: KeysetOrder;

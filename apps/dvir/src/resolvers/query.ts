@@ -3,8 +3,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { badInput, from, pageOf, type TableSpec } from '@fleetgraph/paging';
 import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
-import { fleetVisible, whereFleetVisible, whereTemplateVisible } from '../data/visibility';
-import { visibleList, type OrganizationWalk, type VisibilityForm } from '@fleetgraph/visibility';
+import { whereFleetVisible, whereTemplateVisible } from '../data/visibility';
+import { reportList } from '../data/report-list';
 import { listProjection } from '@fleetgraph/subgraph-kit';
 import { idArg, localizedPage, type Ctx, type Row } from './common';
 
@@ -42,49 +42,6 @@ function templateSpec(sort: string[] | null | undefined): TableSpec {
     }
   }
   return { ...t.templates, order: { columns, fields, direction: keys[0]!.direction } };
-}
-
-type ReportFilters = {
-  vehicleId?: string | undefined;
-  driverId?: string | undefined;
-  groupId?: string | undefined;
-  workflowStatus?: string | undefined;
-  status?: string | undefined;
-  inspectionType?: string | undefined;
-};
-
-/** The root list of reports walks its organization's reports newest first (inspection_reports_org_time_idx). */
-const REPORT_WALK: OrganizationWalk = {
-  organization: 'r.organization_id',
-  order: t.reports.order,
-  lowest: "'-infinity'::timestamptz",
-};
-
-/**
- * The visible reports matching `filters`, as pageOf's base, read in the cheapest shape: by a
- * vehicle, driver or group, that key's index bounds the rows and each is tested (`row`); with no
- * filter, the scope's shape (a walk of the organization for a large fleet seen from the top, the
- * visible sets otherwise); with only status-like filters, the visible sets, whose plan does not
- * depend on how rare the status is.
- */
-async function reportRows(loaders: Ctx['loaders'], filters: ReportFilters) {
-  const { knex, viewer } = loaders;
-  const rows = () => {
-    const q = from(knex, t.reports);
-    if (filters.vehicleId) q.where('r.vehicle_id', filters.vehicleId);
-    if (filters.driverId) q.where('r.driver_id', filters.driverId);
-    if (filters.groupId) q.where('r.group_id', filters.groupId);
-    if (filters.workflowStatus) q.where('r.workflow_status', filters.workflowStatus);
-    if (filters.status) q.where('r.status', filters.status);
-    if (filters.inspectionType) q.where('r.inspection_type', filters.inspectionType);
-    return q;
-  };
-  if (Object.values(filters).some((v) => v !== undefined)) {
-    const byKey = Boolean(filters.vehicleId || filters.driverId || filters.groupId);
-    return { base: whereFleetVisible(knex, rows(), 'r', viewer, byKey ? 'row' : 'set') };
-  }
-  const visible = (form: VisibilityForm) => fleetVisible(knex, 'r', viewer, form);
-  return visibleList(rows, await loaders.listScope, REPORT_WALK, visible);
 }
 
 export const Query = {
@@ -149,7 +106,7 @@ export const Query = {
       rules: PAGE_RULES.reports,
       args: paging(args),
       filters,
-      ...(await reportRows(loaders, filters)),
+      ...(await reportList(loaders.knex, loaders.viewer, filters, () => loaders.listScope)),
     });
   },
   inspectionTemplate: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
