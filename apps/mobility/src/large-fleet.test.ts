@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { allPages } from '@fleetgraph/testing';
 import { rootListScope } from '@fleetgraph/visibility';
 import { whereVisible } from './data/visibility';
 import manifest from './manifest';
@@ -30,22 +31,16 @@ after(() => h.close());
 
 /** Every page of the list (pages of 3), and the count the first page gave. */
 async function pageThrough(user: unknown, variables: Record<string, unknown>) {
-  const ids: string[] = [];
-  let count = -1;
-  let pageId: string | null = null;
-  do {
+  const { items, count } = await allPages<{ id: string }>(async (pageId) => {
     const res: any = await h.as(user as never)(ANOMALIES_QUERY, {
       pageSize: 3,
       ...variables,
       ...(pageId ? { pageId } : {}),
     });
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-    if (count < 0) count = res.data.mobilityTransactionAnomalies.count;
-    ids.push(...res.data.mobilityTransactionAnomalies.list.map((a: { id: string }) => a.id));
-    pageId = res.data.mobilityTransactionAnomalies.next;
-    assert.ok(ids.length <= 500, 'pages move forward');
-  } while (pageId);
-  return { ids, count };
+    return res.data.mobilityTransactionAnomalies;
+  });
+  return { ids: items.map((a) => a.id), count };
 }
 
 /** What the visibility rule selects (the set form), in detection order. */

@@ -2,3 +2,4 @@ export { createTestIssuer, type TestIssuer, type TestUser } from './issuer';
 export { dataOf, injectGraphQL, postGraphQL, createStatementCounter, type GraphQLResponse } from './http';
 export { startFaultProxy, type FaultProxy } from './fault-proxy';
 export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, type PlanNode } from './plans';
+export { allPages, type PageRead } from './pages';
