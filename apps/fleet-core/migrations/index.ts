@@ -10,6 +10,7 @@ import * as latestOdometer from './20261126_008_latest_odometer';
 import * as dailyDistance from './20261126_009_daily_distance';
 import * as devicesOrgOrder from './20261126_010_devices_org_order';
 import * as contractAccountGroups from './20261126_011_contract_account_groups';
+import * as driversOrgOrder from './20261126_012_drivers_org_order';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -24,4 +25,5 @@ export const migrations: Migrations = {
   '20261126_009_daily_distance': dailyDistance,
   '20261126_010_devices_org_order': devicesOrgOrder,
   '20261126_011_contract_account_groups': contractAccountGroups,
+  '20261126_012_drivers_org_order': driversOrgOrder,
 };

@@ -2,7 +2,12 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
 import { badInput, fingerprint, pageRequest, toPage, type PageArgs } from '@fleetgraph/paging';
-import { visibleDrivers } from '@fleetgraph/visibility';
+import {
+  anyAssetVisible,
+  visibleList,
+  type OrganizationWalk,
+  type VisibilityForm,
+} from '@fleetgraph/visibility';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { PAGE_RULES } from '../data/relation-specs';
@@ -52,8 +57,45 @@ function sortKeys(sort: DriversArgs['sort']): SortKey[] {
   return keys;
 }
 
-function driversBase(knex: Knex, viewer: string, args: DriversArgs): Knex.QueryBuilder {
-  const base = knex(`${t.drivers.table} as dr`).whereIn('dr.id', visibleDrivers(knex, viewer));
+/** The list's default order (LABEL ASC, then id), which the organization index walks. */
+const DRIVER_WALK: OrganizationWalk = {
+  organization: 'dr.organization_id',
+  order: { columns: ['dr.label', 'dr.id'] },
+  lowest: "''",
+};
+
+/** Whether `sort` is the list's default order (LABEL ascending, then id). */
+const isDefaultSort = (sort: DriversArgs['sort']) =>
+  sort == null ||
+  sort.length === 0 ||
+  (sort.length === 1 && sort[0]!.field === 'LABEL' && sort[0]!.direction !== 'DESC');
+
+/**
+ * The visible drivers the arguments select, as the page's base (keyset position applied when
+ * `positioned`) and the count's: unfiltered in the default order, the viewer's scope decides (a
+ * walk of the organization for a large fleet seen from the top, the visible set otherwise); by
+ * ids, each row is tested; with other filters or sorts, the visible set.
+ */
+async function driverList(loaders: FleetLoaders, args: DriversArgs, after: unknown[] | null) {
+  const { knex, viewer } = loaders;
+  const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { driver: 'dr.id' }, form);
+  const { pageSize: _size, pageId: _id, sort, ...filters } = args;
+  if (!isDefaultSort(sort) || Object.values(filters).some((v) => v != null)) {
+    const form = args.ids ? 'row' : 'set';
+    const base = () => driverFilters(knex, args, knex(`${t.drivers.table} as dr`)).where(visible(form));
+    return { page: base(), positioned: false, count: base };
+  }
+  const list = visibleList(
+    () => knex(`${t.drivers.table} as dr`),
+    await loaders.listScope,
+    DRIVER_WALK,
+    visible,
+  );
+  return { page: list.base(after), positioned: true, count: list.countBase };
+}
+
+/** The filter arguments as conditions on `base` (drivers as dr). */
+function driverFilters(knex: Knex, args: DriversArgs, base: Knex.QueryBuilder): Knex.QueryBuilder {
   if (args.ids)
     base.whereIn(
       'dr.id',
@@ -84,14 +126,14 @@ export const DriverQueries = {
     args.id != null ? loaders.driver.load(args.id) : loaders.driverByProfile.load(user.uid),
 
   async drivers(_: unknown, args: DriversArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
-    const { knex, viewer, codec } = loaders;
+    const { knex, codec } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const keys = sortKeys(args.sort);
     const request = pageRequest(codec, args, PAGE_RULES.drivers, fingerprint('drivers', filters));
-    const base = driversBase(knex, viewer, args);
-    const query = base.clone().select(t.selectColumns(t.drivers, listProjection(t.drivers, info)));
+    const list = await driverList(loaders, args, request.after);
+    const query = list.page.select(t.selectColumns(t.drivers, listProjection(t.drivers, info)));
     try {
-      applySortKeyset(knex, query, keys, request.after);
+      applySortKeyset(knex, query, keys, list.positioned ? null : request.after);
     } catch {
       throw badInput('pageId does not match the sort of this query.', { argument: 'pageId' });
     }
@@ -103,7 +145,7 @@ export const DriverQueries = {
       rows,
       (row) => keys.map((_, i) => row[keyAlias(i)]),
       async () => {
-        const row = (await base.clone().count('* as n').first()) as { n: number } | undefined;
+        const row = (await list.count().count('* as n').first()) as { n: number } | undefined;
         return Number(row?.n ?? 0);
       },
     );
