@@ -13,6 +13,8 @@ export {
   ListScopeCache,
   visibleInOrder,
   visibleList,
+  visibleRootList,
+  type RootListBound,
   type OrganizationWalk,
   type VisibleIn,
   nextUuid,

@@ -19,7 +19,7 @@
  * The views are inlined by the planner, so both cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
-import { whereAfter, type KeysetOrder } from '@fleetgraph/paging';
+import { whereAfter, type KeysetOrder, type RootPageOptions } from '@fleetgraph/paging';
 
 export const FLEET_CONTRACT = 'fleet_contract';
 
@@ -301,6 +301,32 @@ export function visibleList(
     base: (after) => visibleInOrder(rows(), scope, walk, visible, after),
     countBase: () => rows().where(visible('set')),
   };
+}
+
+/**
+ * How a root list's arguments bound its rows, which decides how visibility reads them:
+ * - `key`: a filter on a key with its own index (an id, an asset, a parent) bounds the rows; each
+ *   one is tested (`row`), whatever the viewer sees;
+ * - `set`: other filters or an order the walk's index does not serve; the visible sets, whose
+ *   plan does not depend on how rare a filtered value is;
+ * - `scope`: nothing but the page bounds the list; the viewer's ListScope decides (visibleList).
+ */
+export type RootListBound = 'key' | 'set' | 'scope';
+
+/**
+ * A root list's `base` (and `countBase`) for pageOf, read as `bound` says. `rows` makes the
+ * filtered rows afresh (no visibility, no order); `scope` is asked only when it decides.
+ */
+export async function visibleRootList(
+  rows: () => Knex.QueryBuilder,
+  bound: RootListBound,
+  visible: VisibleIn,
+  walk: OrganizationWalk,
+  scope: () => Promise<ListScope>,
+): Promise<Pick<RootPageOptions, 'base' | 'countBase'>> {
+  if (bound === 'key') return { base: rows().where(visible('row')) };
+  if (bound === 'set') return { base: rows().where(visible('set')) };
+  return visibleList(rows, await scope(), walk, visible);
 }
 
 /** True for a row whose account (`column`) is the viewer or a member of a group the viewer sees. */

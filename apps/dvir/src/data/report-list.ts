@@ -5,13 +5,13 @@
 import type { Knex } from 'knex';
 import { from, type RootPageOptions } from '@fleetgraph/paging';
 import {
-  visibleList,
+  visibleRootList,
   type ListScope,
   type OrganizationWalk,
   type VisibilityForm,
 } from '@fleetgraph/visibility';
 import * as t from './tables';
-import { fleetVisible, whereFleetVisible } from './visibility';
+import { fleetVisible } from './visibility';
 
 export interface ReportFilters {
   vehicleId?: string | undefined;
@@ -42,23 +42,18 @@ function reportRows(knex: Knex, filters: ReportFilters): Knex.QueryBuilder {
 }
 
 /**
- * The visible reports matching `filters`, as pageOf's base (and countBase), read in the cheapest
- * shape: by a vehicle, driver or group, that key's index bounds the rows and each is tested
- * (`row`); with no filter, the viewer's scope decides (a walk of the organization for a large
- * fleet seen from the top, the visible sets otherwise); with only status-like filters, the
- * visible sets, whose plan does not depend on how rare the status is. `scope` is asked only when
- * it decides.
+ * The visible reports matching `filters`, as pageOf's base (and countBase): by a vehicle, driver
+ * or group, that key's index bounds the rows; status-like filters read the visible sets; no
+ * filter lets the viewer's scope decide (visibleRootList).
  */
-export async function reportList(
+export function reportList(
   knex: Knex,
   viewer: string,
   filters: ReportFilters,
   scope: () => Promise<ListScope>,
 ): Promise<Pick<RootPageOptions, 'base' | 'countBase'>> {
-  if (Object.values(filters).some((v) => v !== undefined)) {
-    const byKey = Boolean(filters.vehicleId || filters.driverId || filters.groupId);
-    return { base: whereFleetVisible(knex, reportRows(knex, filters), 'r', viewer, byKey ? 'row' : 'set') };
-  }
+  const byKey = Boolean(filters.vehicleId || filters.driverId || filters.groupId);
+  const bound = byKey ? 'key' : Object.values(filters).some((v) => v !== undefined) ? 'set' : 'scope';
   const visible = (form: VisibilityForm) => fleetVisible(knex, 'r', viewer, form);
-  return visibleList(() => reportRows(knex, filters), await scope(), REPORT_WALK, visible);
+  return visibleRootList(() => reportRows(knex, filters), bound, visible, REPORT_WALK, scope);
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { badInput, fingerprint, pageRequest, toPage, type PageArgs } from '@fleetgraph/paging';
 import {
   anyAssetVisible,
-  visibleList,
+  visibleRootList,
   type OrganizationWalk,
   type VisibilityForm,
 } from '@fleetgraph/visibility';
@@ -71,27 +71,19 @@ const isDefaultSort = (sort: DriversArgs['sort']) =>
   (sort.length === 1 && sort[0]!.field === 'LABEL' && sort[0]!.direction !== 'DESC');
 
 /**
- * The visible drivers the arguments select, as the page's base (keyset position applied when
- * `positioned`) and the count's: unfiltered in the default order, the viewer's scope decides (a
- * walk of the organization for a large fleet seen from the top, the visible set otherwise); by
- * ids, each row is tested; with other filters or sorts, the visible set.
+ * The visible drivers the arguments select, as a page base (a function of the keyset position
+ * when it applies the position itself) and a count base: by ids, each row is tested; other
+ * filters or sorts read the visible set; neither lets the viewer's scope decide (a walk of the
+ * organization in label order for a large fleet seen from the top).
  */
-async function driverList(loaders: FleetLoaders, args: DriversArgs, after: unknown[] | null) {
+function driverList(loaders: FleetLoaders, args: DriversArgs) {
   const { knex, viewer } = loaders;
-  const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { driver: 'dr.id' }, form);
   const { pageSize: _size, pageId: _id, sort, ...filters } = args;
-  if (!isDefaultSort(sort) || Object.values(filters).some((v) => v != null)) {
-    const form = args.ids ? 'row' : 'set';
-    const base = () => driverFilters(knex, args, knex(`${t.drivers.table} as dr`)).where(visible(form));
-    return { page: base(), positioned: false, count: base };
-  }
-  const list = visibleList(
-    () => knex(`${t.drivers.table} as dr`),
-    await loaders.listScope,
-    DRIVER_WALK,
-    visible,
-  );
-  return { page: list.base(after), positioned: true, count: list.countBase };
+  const filtered = !isDefaultSort(sort) || Object.values(filters).some((v) => v != null);
+  const bound = args.ids ? 'key' : filtered ? 'set' : 'scope';
+  const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { driver: 'dr.id' }, form);
+  const rows = () => driverFilters(knex, args, knex(`${t.drivers.table} as dr`));
+  return visibleRootList(rows, bound, visible, DRIVER_WALK, () => loaders.listScope);
 }
 
 /** The filter arguments as conditions on `base` (drivers as dr). */
@@ -130,10 +122,15 @@ export const DriverQueries = {
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const keys = sortKeys(args.sort);
     const request = pageRequest(codec, args, PAGE_RULES.drivers, fingerprint('drivers', filters));
-    const list = await driverList(loaders, args, request.after);
-    const query = list.page.select(t.selectColumns(t.drivers, listProjection(t.drivers, info)));
+    const { base, countBase } = await driverList(loaders, args);
+    // A function base applies the keyset position itself (visibleInOrder); the sort then only orders.
+    const positioned = typeof base === 'function';
+    const baseAfter = typeof base === 'function' ? base : () => base.clone();
+    const query = baseAfter(request.after).select(
+      t.selectColumns(t.drivers, listProjection(t.drivers, info)),
+    );
     try {
-      applySortKeyset(knex, query, keys, list.positioned ? null : request.after);
+      applySortKeyset(knex, query, keys, positioned ? null : request.after);
     } catch {
       throw badInput('pageId does not match the sort of this query.', { argument: 'pageId' });
     }
@@ -145,7 +142,8 @@ export const DriverQueries = {
       rows,
       (row) => keys.map((_, i) => row[keyAlias(i)]),
       async () => {
-        const row = (await list.count().count('* as n').first()) as { n: number } | undefined;
+        const counted = countBase?.() ?? baseAfter(null);
+        const row = (await counted.count('* as n').first()) as { n: number } | undefined;
         return Number(row?.n ?? 0);
       },
     );

@@ -14,8 +14,8 @@ import {
   type AnomalyRow,
   type TransactionRow,
 } from '../data/tables';
-import { visibleIn, whereVisible } from '../data/visibility';
-import { visibleList, type OrganizationWalk, type VisibilityForm } from '@fleetgraph/visibility';
+import { visibleIn } from '../data/visibility';
+import { visibleRootList, type OrganizationWalk, type VisibilityForm } from '@fleetgraph/visibility';
 import { relations, type MobilityLoaders } from '../loaders';
 
 type Ctx = { loaders: MobilityLoaders };
@@ -85,31 +85,28 @@ const WALKED_ORDER = 'a.detected_at,a.id';
 /** Filters naming the anomalies' assets or transaction: each has an index that bounds the rows. */
 const KEY_FILTERS = new Set(['deviceId', 'vehicleId', 'driverId', 'groupId', 'mobilityTransactionId']);
 
+/** The list walks its organization in detection order (anomalies_org_detected_idx). */
+const walkOf = (spec: TableSpec): OrganizationWalk => ({
+  organization: 'a.organization_id',
+  order: spec.order,
+  lowest: "'-infinity'::timestamptz",
+});
+
 /**
- * The visible anomalies matching `filters`, as pageOf's base, read in the cheapest shape: by an
- * asset or transaction, that key's index bounds the rows and each is tested (`row`); with no
- * filter and the default order by detection time, the scope's shape (a walk of the organization
- * for a large fleet seen from the top, the visible sets otherwise); else the visible sets.
+ * The visible anomalies matching `filters`, as pageOf's base (and countBase): by an asset or
+ * transaction, that key's index bounds the rows; other filters, or a sort the organization index
+ * does not serve, read the visible sets; neither lets the viewer's scope decide (visibleRootList).
  */
-async function anomalyRows(
-  loaders: MobilityLoaders,
-  spec: TableSpec,
-  filters: AnomalyFilters,
-  given: string[],
-) {
+function anomalyRows(loaders: MobilityLoaders, spec: TableSpec, filters: AnomalyFilters, given: string[]) {
   const { knex, viewer } = loaders;
+  const bound = given.some((f) => KEY_FILTERS.has(f))
+    ? 'key'
+    : given.length > 0 || spec.order.columns.join() !== WALKED_ORDER
+      ? 'set'
+      : 'scope';
   const rows = () => applyAnomalyFilters(knex(`${spec.table} as a`), filters);
-  if (given.length > 0 || spec.order.columns.join() !== WALKED_ORDER) {
-    const form = given.some((f) => KEY_FILTERS.has(f)) ? 'row' : 'set';
-    return { base: whereVisible(knex, rows(), 'a', viewer, form) };
-  }
-  const walk: OrganizationWalk = {
-    organization: 'a.organization_id',
-    order: spec.order,
-    lowest: "'-infinity'::timestamptz",
-  };
   const visible = (form: VisibilityForm) => visibleIn(knex, 'a', viewer, form);
-  return visibleList(rows, await loaders.listScope, walk, visible);
+  return visibleRootList(rows, bound, visible, walkOf(spec), () => loaders.listScope);
 }
 
 export const resolvers: Resolvers<MobilityLoaders> = {
