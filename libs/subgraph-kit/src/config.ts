@@ -35,8 +35,8 @@ export interface SubgraphConfig {
   preparedStatements?: boolean;
   /**
    * Root lists of a member of a top-level group seeing at least this many groups walk the
-   * organization's rows in page order, testing each (VISIBILITY_WALK_FROM_GROUPS, default 64;
-   * libs/visibility rootListScope); others build the viewer's visible set. Only cost changes.
+   * organization's rows in page order, testing each (VISIBILITY_WALK_FROM_GROUPS; unset,
+   * libs/visibility's WALK_FROM_GROUPS, 64); others build the viewer's visible set. Only cost changes.
    */
   walkFromGroups?: number;
   /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST). */
@@ -73,10 +73,13 @@ export function loadSubgraphConfig(
     DATABASE_PREPARED_STATEMENTS: envField
       .bool(true)
       .describe('false: reads run as unnamed statements, parsed and planned on every call.'),
-    VISIBILITY_WALK_FROM_GROUPS: envField
-      .int(64, 1)
+    VISIBILITY_WALK_FROM_GROUPS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
       .describe(
-        'Root lists of a top-level member seeing at least this many groups walk the organization in page order, testing each row; others build the visible set.',
+        'Root lists of a top-level member seeing at least this many groups (default: libs/visibility WALK_FROM_GROUPS, 64) walk the organization in page order, testing each row; others build the visible set.',
       ),
     ...QUERY_LIMITS_ENV,
     SUBGRAPH_SHARED_SECRET: z
@@ -123,7 +126,7 @@ export function loadSubgraphConfig(
     limits: queryLimitsOf(parsed),
     ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS as boolean,
-    walkFromGroups: parsed.VISIBILITY_WALK_FROM_GROUPS as number,
+    walkFromGroups: parsed.VISIBILITY_WALK_FROM_GROUPS as number | undefined,
     databaseTimeouts: {
       statementMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS as number,
       connectMs: parsed.DATABASE_CONNECT_TIMEOUT_MS as number,

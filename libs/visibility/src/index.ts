@@ -7,6 +7,7 @@ export {
   groupVisibleTo,
   accountVisibleTo,
   rootListScope,
+  WALK_FROM_GROUPS,
   anyAssetVisible,
   type AssetColumns,
   type VisibilityForm,

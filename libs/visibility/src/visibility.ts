@@ -143,12 +143,15 @@ export interface ListScope {
   organizationId: string | null;
 }
 
+/** The visible groups from which a top-level member's root lists walk (VISIBILITY_WALK_FROM_GROUPS). */
+export const WALK_FROM_GROUPS = 64;
+
 export async function rootListScope(
   knex: Knex,
   accountId: string,
   options: { walkFromGroups?: number } = {},
 ): Promise<ListScope> {
-  const walkFrom = options.walkFromGroups ?? 64;
+  const walkFrom = options.walkFromGroups ?? WALK_FROM_GROUPS;
   // Both tests go from the account's memberships by index; `offset 0` keeps each inner test a
   // per-row subplan (without statistics the planner would otherwise hash whole tables), and the
   // count stops at walkFrom, each membership's descendants read by a bounded index range.

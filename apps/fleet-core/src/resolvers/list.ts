@@ -13,7 +13,7 @@ export const rootPage = <M>(
   rules: PageRules,
   args: PageArgs,
   filters: Record<string, unknown>,
-  base: Knex.QueryBuilder | ((after: readonly unknown[] | null) => Knex.QueryBuilder),
+  base: Knex.QueryBuilder,
   info?: GraphQLResolveInfo,
 ): Promise<Page<M>> =>
   pageOf<M>({
