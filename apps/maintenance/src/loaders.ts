@@ -16,7 +16,7 @@ import {
   type RelationSpec,
 } from '@fleetgraph/paging';
 import { vehicleVisibleTo } from '@fleetgraph/visibility';
-import { upcomingForVehicle, type UpcomingItem } from './domain/upcoming';
+import { upcomingForVehicle, type TemplateRule, type UpcomingItem } from './domain/upcoming';
 import {
   historySpec,
   templateRules,
@@ -91,13 +91,18 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
    * summaries), named so PostgreSQL keeps its plan, beside the memoized 2, all three at once. JIT
    * is off on the subgraph's connections (app.ts), so no transaction is needed to scope it.
    */
-  async function computeUpcoming(filter: VehicleFilter): Promise<UpcomingItem[]> {
+  async function computeUpcoming(
+    filter: VehicleFilter,
+    wanted?: (template: TemplateRule) => boolean,
+  ): Promise<UpcomingItem[]> {
     const [rules, levels, facts] = await Promise.all([
       templates(),
       thresholds(),
       vehicleFacts(knex, viewer, filter, now),
     ]);
-    return facts.flatMap((v) => upcomingForVehicle(v, rules, v.services, levels, now));
+    const items: UpcomingItem[] = [];
+    for (const v of facts) items.push(...upcomingForVehicle(v, rules, v.services, levels, now, wanted));
+    return items;
   }
 
   const upcomingByVehicle = new DataLoader<string, UpcomingItem[]>(async (ids) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CursorCodec } from '@fleetgraph/paging';
 import type { UpcomingItem } from '../domain/upcoming';
-import { pageOfItems, sortKey, type UpcomingSort } from './upcoming-page';
+import { pageOfItems, smallest, sortKey, type UpcomingSort } from './upcoming-page';
 
 const codec = new CursorCodec('upcoming-page-test-secret');
 const RULES = { defaultSize: 50, maxSize: 500 };
@@ -17,6 +17,7 @@ function items(count: number, tie: (i: number) => boolean): UpcomingItem[] {
       remainingDaysToDrive: value,
       remainingDistanceToDrive: value,
       dateDeadline: new Date(value * 86_400_000),
+      dateDeadlineMs: value * 86_400_000,
     } as unknown as UpcomingItem;
   });
 }
@@ -45,3 +46,23 @@ for (const sort of ['URGENCY', 'DATE_DEADLINE', 'REMAINING_DISTANCE'] as const) 
     assert.equal(new Set(seen).size, 20);
   });
 }
+
+test('smallest keeps the k smallest accepted items in order, like sorting everything and cutting', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) % 50;
+  for (const size of [0, 1, 5, 60, 400]) {
+    const values = Array.from({ length: size }, random);
+    const even = (v: number) => v % 2 === 0;
+    for (const k of [0, 1, 3, 51, 500]) {
+      const expected = values
+        .filter(even)
+        .sort((a, b) => a - b)
+        .slice(0, k);
+      assert.deepEqual(
+        smallest(values, k, (a, b) => a - b, even),
+        expected,
+        `size ${size}, k ${k}`,
+      );
+    }
+  }
+});

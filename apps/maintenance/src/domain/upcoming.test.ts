@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   addInterval,
+  addIntervalMs,
+  DAY_MS,
   computeUpcoming,
   criticalityOf,
   currentMileage,
@@ -65,6 +67,55 @@ test('addInterval clamps to the last day of the month and adds days after months
     addInterval(new Date('2025-11-15T00:00:00Z'), null, 30).toISOString(),
     '2025-12-15T00:00:00.000Z',
   );
+});
+
+/** The calendar arithmetic addIntervalMs replaces: Date's own month setters, in UTC. */
+function referenceAddInterval(ms: number, months: number | null, days: number | null): number {
+  const date = new Date(ms);
+  let result = ms;
+  if (months) {
+    const y = date.getUTCFullYear();
+    const m = date.getUTCMonth() + months;
+    const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+    result = Date.UTC(
+      y,
+      m,
+      Math.min(date.getUTCDate(), lastDay),
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+      date.getUTCMilliseconds(),
+    );
+  }
+  return days ? result + days * DAY_MS : result;
+}
+
+test('addIntervalMs agrees with Date arithmetic: month ends, leap years, before 1970, any time of day', () => {
+  let seed = 11;
+  const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+  const starts = [Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(1900, 1, 28), Date.UTC(2000, 1, 29, 12)];
+  for (let i = 0; i < 3000; i++)
+    starts.push(
+      Date.UTC(
+        1950 + random(150),
+        random(12),
+        1 + random(31),
+        random(24),
+        random(60),
+        random(60),
+        random(1000),
+      ),
+    );
+  for (const ms of starts)
+    for (const months of [null, 1, 2, 6, 11, 12, 13, 24, 120 + random(120)])
+      for (const days of [null, 1, 30]) {
+        const at = new Date(ms).toISOString();
+        assert.equal(
+          addIntervalMs(ms, months, days),
+          referenceAddInterval(ms, months, days),
+          `${at} +${months}m +${days}d`,
+        );
+      }
 });
 
 test('current mileage: the reading, floored by the highest service mileage', () => {

@@ -78,6 +78,7 @@ export interface Threshold {
 
 export type OdometerSource = 'READING' | 'SERVICE_RECORD';
 
+/** What an upcoming item shows; `UpcomingWork` computes it. */
 export interface UpcomingItem {
   id: string;
   vehicleId: string;
@@ -87,6 +88,8 @@ export interface UpcomingItem {
   baseDate: Date;
   mileageDeadline: number | null;
   dateDeadline: Date | null;
+  /** dateDeadline in epoch ms: what orders and pages compare */
+  dateDeadlineMs: number | null;
   currentMileageKm: number | null;
   odometerSource: OdometerSource | null;
   /** km per day over the last AVERAGE_WINDOW_DAYS days (0 for an idle vehicle) */
@@ -96,6 +99,49 @@ export interface UpcomingItem {
   remainingDaysByDistance: number | null;
   remainingDaysToDrive: number | null;
   criticality: Threshold | null;
+}
+
+/**
+ * One computed item. A fleet's list computes every item to order them and shows a page, so what
+ * only the page needs is made when read: the id (a base64url text) and the Date objects. The
+ * numbers are plain fields (no per-item arrays or dates), which keeps a 60,000-item list young for
+ * the garbage collector.
+ */
+class UpcomingWork implements UpcomingItem {
+  private encodedId: string | undefined;
+  constructor(
+    readonly vehicleId: string,
+    readonly template: TemplateRule,
+    readonly cycle: number,
+    readonly baseMileageKm: number,
+    readonly baseDateMs: number,
+    readonly mileageDeadline: number | null,
+    readonly dateDeadlineMs: number | null,
+    readonly currentMileageKm: number | null,
+    readonly odometerSource: OdometerSource | null,
+    readonly averageDailyKm: number,
+    readonly remainingDistanceToDrive: number | null,
+    readonly remainingCalendarDays: number | null,
+    readonly remainingDaysByDistance: number | null,
+    readonly remainingDaysToDrive: number | null,
+    readonly criticality: Threshold | null,
+  ) {}
+
+  get id(): string {
+    return (this.encodedId ??= encodeUpcomingId({
+      vehicleId: this.vehicleId,
+      templateId: this.template.id,
+      cycle: this.cycle,
+    }));
+  }
+
+  get baseDate(): Date {
+    return new Date(this.baseDateMs);
+  }
+
+  get dateDeadline(): Date | null {
+    return this.dateDeadlineMs === null ? null : new Date(this.dateDeadlineMs);
+  }
 }
 
 /** Whether a template applies to a vehicle (its type and fuel type are listed, or the list is open). */
@@ -108,25 +154,59 @@ export function applies(template: TemplateRule, vehicle: VehicleFacts): boolean 
 
 /** date + months (clamped to the last day of the target month, as PostgreSQL does) + days, in UTC. */
 export function addInterval(date: Date, months: number | null, days: number | null): Date {
-  let result = date;
+  return new Date(addIntervalMs(date.getTime(), months, days));
+}
+
+/**
+ * addInterval on epoch ms, in integer arithmetic on the proleptic Gregorian calendar (no Date
+ * object: a fleet's list computes this for every item). Month arithmetic as PostgreSQL's: the
+ * day of month is clamped to the target month's length; days are then added as 24 h each.
+ */
+export function addIntervalMs(ms: number, months: number | null, days: number | null): number {
+  let result = ms;
   if (months) {
-    const y = date.getUTCFullYear();
-    const m = date.getUTCMonth() + months;
-    const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-    result = new Date(
-      Date.UTC(
-        y,
-        m,
-        Math.min(date.getUTCDate(), lastDay),
-        date.getUTCHours(),
-        date.getUTCMinutes(),
-        date.getUTCSeconds(),
-        date.getUTCMilliseconds(),
-      ),
-    );
+    const day = Math.floor(ms / DAY_MS);
+    const { year, month, dayOfMonth } = civilFromDays(day);
+    const target = year * 12 + (month - 1) + months;
+    const targetYear = Math.floor(target / 12);
+    const targetMonth = target - targetYear * 12 + 1;
+    const clamped = Math.min(dayOfMonth, daysInMonth(targetYear, targetMonth));
+    result = daysFromCivil(targetYear, targetMonth, clamped) * DAY_MS + (ms - day * DAY_MS);
   }
-  if (days) result = new Date(result.getTime() + days * DAY_MS);
+  if (days) result += days * DAY_MS;
   return result;
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysInMonth = (y: number, m: number) => (m === 2 && isLeap(y) ? 29 : MONTH_DAYS[m - 1]!);
+
+/** Year, month (1-12) and day of month of a day number (days since 1970-01-01); H. Hinnant's algorithm. */
+function civilFromDays(dayNumber: number): { year: number; month: number; dayOfMonth: number } {
+  const z = dayNumber + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return {
+    year: yoe + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    dayOfMonth: doy - Math.floor((153 * mp + 2) / 5) + 1,
+  };
+}
+
+/** The day number (days since 1970-01-01) of a date; the inverse of civilFromDays. */
+function daysFromCivil(year: number, month: number, dayOfMonth: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + dayOfMonth - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 /** The vehicle's current mileage: latest reading, floored by the highest recorded service mileage. */
@@ -179,58 +259,85 @@ export function computeUpcoming(
   thresholds: Threshold[],
   now: Date,
 ): UpcomingItem {
+  return upcomingOf(
+    vehicle,
+    template,
+    services,
+    currentMileage(vehicle.odometerKm, services),
+    thresholds,
+    now,
+  );
+}
+
+function upcomingOf(
+  vehicle: VehicleFacts,
+  template: TemplateRule,
+  services: ServiceSummary[],
+  current: { km: number | null; source: OdometerSource | null },
+  thresholds: Threshold[],
+  now: Date,
+): UpcomingWork {
   const own = services.find((s) => s.templateId === template.id);
   const cycle = own?.count ?? 0;
   const baseMileageKm = own?.lastMileageKm ?? 0;
-  const baseDate = own?.lastDoneAt ?? vehicle.createdAt;
+  const baseDateMs = (own?.lastDoneAt ?? vehicle.createdAt).getTime();
   const mileageDeadline = template.intervalKm !== null ? baseMileageKm + template.intervalKm : null;
-  const dateDeadline =
+  const dateDeadlineMs =
     template.intervalMonths !== null || template.intervalDays !== null
-      ? addInterval(baseDate, template.intervalMonths, template.intervalDays)
+      ? addIntervalMs(baseDateMs, template.intervalMonths, template.intervalDays)
       : null;
-  const current = currentMileage(vehicle.odometerKm, services);
   const remainingDistanceToDrive =
     mileageDeadline !== null && current.km !== null ? mileageDeadline - current.km : null;
   const averageDailyKm = vehicle.recentKm / AVERAGE_WINDOW_DAYS;
   const remainingCalendarDays =
-    dateDeadline !== null ? Math.floor((dateDeadline.getTime() - now.getTime()) / DAY_MS) : null;
+    dateDeadlineMs !== null ? Math.floor((dateDeadlineMs - now.getTime()) / DAY_MS) : null;
   const remainingDaysByDistance =
     remainingDistanceToDrive !== null && averageDailyKm > 0
       ? Math.floor(remainingDistanceToDrive / averageDailyKm)
       : null;
-  const candidates = [remainingCalendarDays, remainingDaysByDistance].filter((d): d is number => d !== null);
-  const remainingDaysToDrive = candidates.length > 0 ? Math.min(...candidates) : null;
-  return {
-    id: encodeUpcomingId({ vehicleId: vehicle.id, templateId: template.id, cycle }),
-    vehicleId: vehicle.id,
+  const remainingDaysToDrive =
+    remainingCalendarDays === null
+      ? remainingDaysByDistance
+      : remainingDaysByDistance === null
+        ? remainingCalendarDays
+        : Math.min(remainingCalendarDays, remainingDaysByDistance);
+  return new UpcomingWork(
+    vehicle.id,
     template,
     cycle,
     baseMileageKm,
-    baseDate,
+    baseDateMs,
     mileageDeadline,
-    dateDeadline,
-    currentMileageKm: current.km,
-    odometerSource: current.source,
+    dateDeadlineMs,
+    current.km,
+    current.source,
     averageDailyKm,
     remainingDistanceToDrive,
     remainingCalendarDays,
     remainingDaysByDistance,
     remainingDaysToDrive,
-    criticality: criticalityOf(thresholds, remainingDistanceToDrive, remainingDaysToDrive),
-  };
+    criticalityOf(thresholds, remainingDistanceToDrive, remainingDaysToDrive),
+  );
 }
 
-/** Every upcoming item of a vehicle: one per applicable template. */
+/**
+ * Every upcoming item of a vehicle: one per applicable template (and, when given, per template
+ * `wanted` keeps: a filter by system or template is applied before computing anything).
+ */
 export function upcomingForVehicle(
   vehicle: VehicleFacts,
   templates: TemplateRule[],
   services: ServiceSummary[],
   thresholds: Threshold[],
   now: Date,
+  wanted?: (template: TemplateRule) => boolean,
 ): UpcomingItem[] {
-  return templates
-    .filter((t) => applies(t, vehicle))
-    .map((t) => computeUpcoming(vehicle, t, services, thresholds, now));
+  const current = currentMileage(vehicle.odometerKm, services);
+  const items: UpcomingItem[] = [];
+  for (const t of templates)
+    if (applies(t, vehicle) && (!wanted || wanted(t)))
+      items.push(upcomingOf(vehicle, t, services, current, thresholds, now));
+  return items;
 }
 
 // ---- stable ids ----------------------------------------------------------------------------

@@ -38,14 +38,25 @@ function checkCriticality(value: unknown): number | null {
   return value as number;
 }
 
-function filterItems(
-  items: UpcomingItem[],
-  f: { systems?: string[] | null; templateIds?: string[] | null; minCriticality?: number | null },
-) {
+type ItemFilter = {
+  systems?: string[] | null;
+  templateIds?: string[] | null;
+  minCriticality?: number | null;
+};
+
+/** The templates a filter keeps, or undefined when it keeps them all. */
+function wantedTemplates(f: ItemFilter): ((t: TemplateRule) => boolean) | undefined {
+  if (!f.systems && !f.templateIds) return undefined;
+  return (t) =>
+    (!f.systems || f.systems.includes(t.system)) &&
+    (!f.templateIds || f.templateIds.includes(t.id.toLowerCase()));
+}
+
+function filterItems(items: UpcomingItem[], f: ItemFilter) {
+  const wanted = wantedTemplates(f);
   return items.filter(
     (i) =>
-      (!f.systems || f.systems.includes(i.template.system)) &&
-      (!f.templateIds || f.templateIds.includes(i.template.id.toLowerCase())) &&
+      (!wanted || wanted(i.template)) &&
       (f.minCriticality == null || (i.criticality?.criticality ?? 0) >= f.minCriticality),
   );
 }
@@ -186,11 +197,14 @@ export const resolvers = {
       const items =
         (vehicleIds && vehicleIds.length === 0) || (groupIds && groupIds.length === 0)
           ? []
-          : await ctx.loaders.computeUpcoming({ vehicleIds, groupIds });
+          : await ctx.loaders.computeUpcoming(
+              { vehicleIds, groupIds },
+              wantedTemplates({ systems: args.systems, templateIds }),
+            );
       return pageOfItems(
         ctx.loaders.codec,
         'maintenanceUpcomings',
-        filterItems(items, { systems: args.systems, templateIds, minCriticality }),
+        filterItems(items, { minCriticality }),
         sort,
         args,
         UPCOMING_ROOT,
