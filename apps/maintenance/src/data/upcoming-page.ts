@@ -51,15 +51,7 @@ function compareValues(x: unknown, y: unknown): number {
   return String(x) < String(y) ? -1 : 1;
 }
 
-export function compareKeys(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const order = compareValues(a[i], b[i]);
-    if (order !== 0) return order;
-  }
-  return 0;
-}
-
-/** compareKeys(sortKey(a), sortKey(b)), reading only the values it needs. */
+/** sortKey(a) against sortKey(b), left to right, reading only the values it needs. */
 function compareItems(a: UpcomingItem, b: UpcomingItem, sort: UpcomingSort): number {
   for (let i = 0; i < LENGTH[sort]; i++) {
     const order = compareValues(valueAt(a, sort, i), valueAt(b, sort, i));
@@ -68,7 +60,7 @@ function compareItems(a: UpcomingItem, b: UpcomingItem, sort: UpcomingSort): num
   return 0;
 }
 
-/** compareKeys(sortKey(item), key). */
+/** sortKey(item) against a cursor's key, left to right. */
 function compareToKey(item: UpcomingItem, sort: UpcomingSort, key: unknown[]): number {
   for (let i = 0; i < Math.max(LENGTH[sort], key.length); i++) {
     const order = compareValues(i < LENGTH[sort] ? valueAt(item, sort, i) : undefined, key[i]);
