@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { DemoDataContext, DemoSeedResult } from '@fleetgraph/subgraph-kit';
-import { addInterval, applies, DAY_MS, type TemplateRule } from '../domain/upcoming';
+import { addIntervalMs, applies, DAY_MS, type TemplateRule } from '../domain/upcoming';
 
 const tid = (n: number) => `d7000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const COMBUSTION = ['GASOLINE', 'DIESEL', 'HYBRID', 'PLUGIN_HYBRID', 'LPG', 'CNG', 'OTHER'];
@@ -142,7 +142,7 @@ export function simulateHistory(vehicle: DemoVehicle, templates: TemplateRule[],
     for (let guard = 0; guard < 200; guard++) {
       const byDate =
         template.intervalMonths || template.intervalDays
-          ? addInterval(new Date(t), template.intervalMonths, template.intervalDays).getTime()
+          ? addIntervalMs(t, template.intervalMonths, template.intervalDays)
           : Infinity;
       const byKm = template.intervalKm && rate > 0 ? t + (template.intervalKm / rate) * DAY_MS : Infinity;
       const due = Math.min(byDate, byKm);

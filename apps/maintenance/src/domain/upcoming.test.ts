@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  addInterval,
   addIntervalMs,
   DAY_MS,
   computeUpcoming,
@@ -50,21 +49,21 @@ const vehicle = (over: Partial<VehicleFacts>): VehicleFacts => ({
   ...over,
 });
 
-test('addInterval clamps to the last day of the month and adds days after months', () => {
+test('addIntervalMs clamps to the last day of the month and adds days after months', () => {
   assert.equal(
-    addInterval(new Date('2025-01-31T10:00:00Z'), 1, null).toISOString(),
+    new Date(addIntervalMs(Date.parse('2025-01-31T10:00:00Z'), 1, null)).toISOString(),
     '2025-02-28T10:00:00.000Z',
   );
   assert.equal(
-    addInterval(new Date('2024-02-29T00:00:00Z'), 12, null).toISOString(),
+    new Date(addIntervalMs(Date.parse('2024-02-29T00:00:00Z'), 12, null)).toISOString(),
     '2025-02-28T00:00:00.000Z',
   );
   assert.equal(
-    addInterval(new Date('2025-11-15T00:00:00Z'), 3, 10).toISOString(),
+    new Date(addIntervalMs(Date.parse('2025-11-15T00:00:00Z'), 3, 10)).toISOString(),
     '2026-02-25T00:00:00.000Z',
   );
   assert.equal(
-    addInterval(new Date('2025-11-15T00:00:00Z'), null, 30).toISOString(),
+    new Date(addIntervalMs(Date.parse('2025-11-15T00:00:00Z'), null, 30)).toISOString(),
     '2025-12-15T00:00:00.000Z',
   );
 });

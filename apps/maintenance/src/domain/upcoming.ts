@@ -152,15 +152,10 @@ export function applies(template: TemplateRule, vehicle: VehicleFacts): boolean 
   return true;
 }
 
-/** date + months (clamped to the last day of the target month, as PostgreSQL does) + days, in UTC. */
-export function addInterval(date: Date, months: number | null, days: number | null): Date {
-  return new Date(addIntervalMs(date.getTime(), months, days));
-}
-
 /**
- * addInterval on epoch ms, in integer arithmetic on the proleptic Gregorian calendar (no Date
- * object: a fleet's list computes this for every item). Month arithmetic as PostgreSQL's: the
- * day of month is clamped to the target month's length; days are then added as 24 h each.
+ * Epoch ms + months (the day of month clamped to the target month's length, as PostgreSQL does)
+ * + days (24 h each), in UTC. Integer arithmetic on the proleptic Gregorian calendar, no Date
+ * object: a fleet's list computes this for every item.
  */
 export function addIntervalMs(ms: number, months: number | null, days: number | null): number {
   let result = ms;
