@@ -13,7 +13,6 @@ export {
   type VisibilityForm,
   ListScopeCache,
   visibleInOrder,
-  visibleList,
   visibleRootList,
   type RootListBound,
   type OrganizationWalk,

@@ -182,8 +182,8 @@ export async function rootListScope(
  * still passes the visibility test of the current memberships, so a membership change is seen at
  * once, and by the choice of shape within `ttlMs`. The organization it names bounds the walk; no
  * code moves an account to another organization, and if one did, its walk would find nothing
- * (never another organization's rows) until the scope expired. At most `maxEntries` (10,000) accounts, the oldest dropped first; a
- * failed probe is not kept.
+ * (never another organization's rows) until the scope expired. At most `maxEntries` (10,000)
+ * accounts, the oldest dropped first; a failed probe is not kept.
  */
 export class ListScopeCache {
   private readonly entries = new Map<string, { at: number; scope: Promise<ListScope> }>();
@@ -294,7 +294,7 @@ export function visibleInOrder(
  * test of every row the walk would otherwise read to the end. `rows` makes the filtered rows
  * afresh (no visibility, no order).
  */
-export function visibleList(
+function visibleList(
   rows: () => Knex.QueryBuilder,
   scope: ListScope,
   walk: OrganizationWalk,

@@ -4,7 +4,7 @@ import {
   anyAssetVisible,
   visibleAccounts,
   visibleGroups,
-  visibleList,
+  visibleRootList,
   type OrganizationWalk,
   type VisibilityForm,
 } from '@fleetgraph/visibility';
@@ -105,9 +105,10 @@ export const Query = {
   async devices(_: unknown, args: DevicesArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
     const { knex, viewer } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
-    const scope = await loaders.listScope;
     const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { device: 'd.id' }, form);
     const rows = () => deviceFilters(knex, args, knex(`${t.devices.table} as d`));
+    // The walk tests every filter on each row it reads (README, design notes), so the scope decides.
+    const read = await visibleRootList(rows, 'scope', visible, DEVICE_WALK, () => loaders.listScope);
     return pageOf({
       codec: loaders.codec,
       name: 'devices',
@@ -115,7 +116,7 @@ export const Query = {
       rules: PAGE_RULES.devices,
       args,
       filters,
-      ...visibleList(rows, scope, DEVICE_WALK, visible),
+      ...read,
       fields: listProjection(t.devices, info),
     });
   },
