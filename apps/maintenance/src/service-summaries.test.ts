@@ -2,8 +2,8 @@
  * maintenance.service_summaries stays equal to the aggregate of maintenance.history through every
  * kind of write (migration 20261126_002): inserts in several statements and out of order, ties on
  * done_at broken by id, updates that move a service to another pair, deletes of the last service
- * and of a pair's only one, truncate, and two transactions inserting into the same pair at once.
- * Its read keeps a primary-key plan on a table without statistics.
+ * and of a pair's only one, truncate, and two transactions inserting into the same pair at once;
+ * each row's summary_json (migration 003) stays its values encoded. Its read keeps a primary-key plan on a table without statistics.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -63,6 +63,17 @@ const lines = (rows: Array<Record<string, unknown>>) =>
 async function assertInStep(step: string): Promise<void> {
   const want = await expected();
   assert.deepEqual(await stored(), want, step);
+  await assertTuplesEncoded(step);
+}
+
+/** Every stored summary_json (migration 003) is its row as the tuple the facts statement sends. */
+async function assertTuplesEncoded(step: string): Promise<void> {
+  const rows = await h.knex('maintenance.service_summaries').select('*');
+  assert.ok(rows.length > 0, `${step}: control, there are summaries`);
+  for (const r of rows) {
+    const tuple = [r.template_id, r.services, r.last_mileage_km, r.last_done_at.getTime(), r.max_mileage_km];
+    assert.deepEqual(JSON.parse(r.summary_json), tuple, `${step}: ${r.summary_json}`);
+  }
 }
 
 const service = (vehicle: string, template: string, doneAt: string, mileage: number, id = randomUUID()) => ({

@@ -139,7 +139,7 @@ const day = (t: Date) => t.toISOString().slice(0, 10);
 /** A vehicle's facts with its service summaries: everything upcoming work needs of one vehicle. */
 export type VehicleWithServices = VehicleFacts & { services: ServiceSummary[] };
 
-/** A service summary as the facts statement sends it: [template, count, last km, last ms, max km]. */
+/** A service summary as the facts statement sends it (summary_json): [template, count, last km, last ms, max km]. */
 type SummaryTuple = [string, number, number, number, number];
 
 /**
@@ -147,8 +147,9 @@ type SummaryTuple = [string, number, number, number, number];
  * km of trips that ended in the AVERAGE_WINDOW_DAYS days before `now` (recentWindow: fleet-core's
  * daily distances for the whole days, the trips of the two partial days), and their service
  * summaries (maintenance.service_summaries, kept by triggers on history: per template the number
- * of services, the last one and the highest mileage) as one JSON array per vehicle, so upcoming
- * work is one round trip whatever the history's length.
+ * of services, the last one and the highest mileage) as one JSON array per vehicle, joined from
+ * the tuples each summary stores already encoded (summary_json), so upcoming work is one round
+ * trip whatever the history's length and PostgreSQL builds no JSON per request.
  * Each per-vehicle part is a probe by key whatever the table statistics say: the summaries are a
  * scalar subquery (never flattened), and the odometer subquery keeps `offset 0` (flattened, the
  * view's vehicles could be hashed against ours, computing every vehicle's latest odometer).
@@ -177,8 +178,7 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
              + coalesce((select sum(t.distance_m) from fleet_contract.trips_v1 t
                           where t.vehicle_id = v.id and t.ended_at >= ? and t.ended_at <= ?), 0)
             )::float8 / 1000 as "recentKm",
-            (select coalesce(json_agg(json_build_array(s.template_id, s.services, s.last_mileage_km,
-                      (date_part('epoch', s.last_done_at) * 1000)::int8, s.max_mileage_km)), '[]')
+            (select coalesce('[' || string_agg(s.summary_json, ',') || ']', '[]')
                from maintenance.service_summaries s where s.vehicle_id = v.id) as services
        from (select distinct x.id from (?) x) ids
        cross join lateral (
@@ -200,17 +200,19 @@ export async function vehicleFacts(
   now: Date,
 ): Promise<VehicleWithServices[]> {
   const { rows } = await vehicleFactsQuery(knex, viewer, filter, now);
-  return rows.map((r: VehicleFacts & { services: SummaryTuple[] }) => ({
+  return rows.map((r: VehicleFacts & { services: string }) => ({
     ...r,
     odometerKm: r.odometerKm === null ? null : Number(r.odometerKm),
     recentKm: Number(r.recentKm),
-    services: r.services.map(([templateId, count, lastMileageKm, lastDoneAtMs, maxMileageKm]) => ({
-      templateId,
-      count,
-      lastMileageKm,
-      lastDoneAt: new Date(Number(lastDoneAtMs)),
-      maxMileageKm,
-    })),
+    services: (JSON.parse(r.services) as SummaryTuple[]).map(
+      ([templateId, count, lastMileageKm, lastDoneAtMs, maxMileageKm]) => ({
+        templateId,
+        count,
+        lastMileageKm,
+        lastDoneAt: new Date(Number(lastDoneAtMs)),
+        maxMileageKm,
+      }),
+    ),
   }));
 }
 
