@@ -126,9 +126,10 @@ test('Vehicle.maintenanceUpcoming and maintenanceHistory through the gateway, de
       .knex('maintenance.history')
       .where('vehicle_id', v.id)
       .select('template_id', 'mileage_km', 'done_at');
+    // the 30 whole UTC days before NOW's day: [2026-10-24, 2026-11-23)
     const km30 = await stack.knex.raw(
-      `select coalesce(sum(distance_m), 0) / 1000.0 as km from fleet_contract.trips_v1 where vehicle_id = ? and ended_at > ? and ended_at <= ?`,
-      [v.id, new Date(Date.parse(NOW) - 30 * DAY), new Date(NOW)],
+      `select coalesce(sum(distance_m), 0) / 1000.0 as km from fleet_contract.trips_v1 where vehicle_id = ? and ended_at >= ? and ended_at < ?`,
+      [v.id, '2026-10-24T00:00:00Z', '2026-11-23T00:00:00Z'],
     );
     const reading = odometer.rows[0] ? Number(odometer.rows[0].odometer_km) : null;
     const floor = Math.max(...services.map((s: any) => s.mileage_km), -1);

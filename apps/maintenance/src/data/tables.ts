@@ -122,19 +122,18 @@ export interface VehicleFilter {
   groupIds?: string[] | null;
 }
 
-/**
- * The recent-distance window (since, now] cut for fleet-core's daily distances (UTC days of the
- * trips' ends): the whole days [wholeFrom, wholeTo) come from vehicle_daily_distance_v1, the two
- * partial days from the trips themselves: (since, wholeFrom) and [wholeTo, now]. The window is
- * AVERAGE_WINDOW_DAYS (>= 1) long, so wholeFrom <= wholeTo and no trip is counted twice.
- */
-export function recentWindow(now: Date): { since: Date; wholeFrom: Date; wholeTo: Date } {
-  const since = new Date(now.getTime() - AVERAGE_WINDOW_DAYS * DAY_MS);
-  const startOfDay = (t: Date) => Math.floor(t.getTime() / DAY_MS) * DAY_MS;
-  return { since, wholeFrom: new Date(startOfDay(since) + DAY_MS), wholeTo: new Date(startOfDay(now)) };
-}
-
 const day = (t: Date) => t.toISOString().slice(0, 10);
+
+/**
+ * The recent-distance window: the AVERAGE_WINDOW_DAYS whole UTC days before `now`'s day, [from,
+ * to) as ISO dates, the days fleet-core's daily distances count trips in (the UTC day of each
+ * trip's end). Today's trips count from tomorrow on. Whole days only, so a vehicle's 30-day km is
+ * one probe of at most AVERAGE_WINDOW_DAYS daily rows, whatever its trips.
+ */
+export function recentDays(now: Date): { from: string; to: string } {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return { from: day(new Date(today - AVERAGE_WINDOW_DAYS * DAY_MS)), to: day(new Date(today)) };
+}
 
 /** A vehicle's facts with its service summaries: everything upcoming work needs of one vehicle. */
 export type VehicleWithServices = VehicleFacts & { services: ServiceSummary[] };
@@ -144,8 +143,8 @@ type SummaryTuple = [string, number, number, number, number];
 
 /**
  * The facts statement: the visible vehicles (filtered) with their latest odometer reading, the
- * km of trips that ended in the AVERAGE_WINDOW_DAYS days before `now` (recentWindow: fleet-core's
- * daily distances for the whole days, the trips of the two partial days), and their service
+ * km of the AVERAGE_WINDOW_DAYS whole days before today (recentDays, from fleet-core's daily
+ * distances), and their service
  * summaries (maintenance.service_summaries, kept by triggers on history: per template the number
  * of services, the last one and the highest mileage) as one JSON array per vehicle, joined from
  * the tuples each summary stores already encoded (summary_json), so upcoming work is one round
@@ -166,17 +165,13 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
         .whereRaw('ga.ancestor_id = any(?::uuid[])', [filter.groupIds]),
     );
-  const window = recentWindow(now);
+  const days = recentDays(now);
   return knex.raw(
     `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
             v.fuel_type as "fuelType", v.created_at as "createdAt",
             o.odometer_km as "odometerKm",
-            (coalesce((select sum(dd.distance_m) from fleet_contract.vehicle_daily_distance_v1 dd
-                        where dd.vehicle_id = v.id and dd.day >= ?::date and dd.day < ?::date), 0)
-             + coalesce((select sum(t.distance_m) from fleet_contract.trips_v1 t
-                          where t.vehicle_id = v.id and t.ended_at > ? and t.ended_at < ?), 0)
-             + coalesce((select sum(t.distance_m) from fleet_contract.trips_v1 t
-                          where t.vehicle_id = v.id and t.ended_at >= ? and t.ended_at <= ?), 0)
+            coalesce((select sum(dd.distance_m) from fleet_contract.vehicle_daily_distance_v1 dd
+                       where dd.vehicle_id = v.id and dd.day >= ?::date and dd.day < ?::date), 0
             )::float8 / 1000 as "recentKm",
             (select coalesce('[' || string_agg(s.summary_json, ',') || ']', '[]')
                from maintenance.service_summaries s where s.vehicle_id = v.id) as services
@@ -188,7 +183,7 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
          select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
           where r.vehicle_id = v.id offset 0) o on true
       order by v.id`,
-    [day(window.wholeFrom), day(window.wholeTo), window.since, window.wholeFrom, window.wholeTo, now, ids],
+    [days.from, days.to, ids],
   );
 }
 

@@ -15,8 +15,9 @@
  *    says SERVICE_RECORD). No reading and no service: current mileage unknown (null).
  *  - remainingDistanceToDrive = mileageDeadline - current mileage (negative when overdue; null
  *    when either is unknown).
- *  - averageDailyKm = km driven in trips that ended in the AVERAGE_WINDOW_DAYS days before now,
- *    divided by AVERAGE_WINDOW_DAYS. An idle vehicle (0 km) has no distance-based estimate.
+ *  - averageDailyKm = km driven in trips that ended in the AVERAGE_WINDOW_DAYS whole UTC days
+ *    before today, divided by AVERAGE_WINDOW_DAYS (today's trips count from tomorrow on). An
+ *    idle vehicle (0 km) has no distance-based estimate.
  *  - remainingDaysToDrive = the sooner of floor((dateDeadline - now) / 1 day) and
  *    floor(remainingDistanceToDrive / averageDailyKm); each side is left out when unknown; null
  *    when both are.
@@ -52,7 +53,7 @@ export interface VehicleFacts {
   createdAt: Date;
   /** latest odometer reading (km), null when the vehicle never reported one */
   odometerKm: number | null;
-  /** km driven in trips that ended in the last AVERAGE_WINDOW_DAYS days */
+  /** km driven in trips that ended in the AVERAGE_WINDOW_DAYS whole UTC days before today */
   recentKm: number;
 }
 
@@ -92,7 +93,7 @@ export interface UpcomingItem {
   dateDeadlineMs: number | null;
   currentMileageKm: number | null;
   odometerSource: OdometerSource | null;
-  /** km per day over the last AVERAGE_WINDOW_DAYS days (0 for an idle vehicle) */
+  /** km per day over the AVERAGE_WINDOW_DAYS whole days before today (0 for an idle vehicle) */
   averageDailyKm: number;
   remainingDistanceToDrive: number | null;
   remainingCalendarDays: number | null;
