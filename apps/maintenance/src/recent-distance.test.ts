@@ -31,8 +31,8 @@ before(async () => {
        end_latitude, end_longitude, distance_m, max_speed_kmh)
      select gen_random_uuid(), ?, ?::uuid, e - interval '1 minute', e, 48.85, 2.35, 48.86, 2.36, 100 + g % 7, 50
        from generate_series(0, 22199) g,
-            lateral (select ?::date - interval '12 hours' + g * interval '2 minutes' as e) x`,
-    [F.depotDevices[0], F.vehicles.depot[0], window.from],
+            lateral (select ?::timestamptz - interval '12 hours' + g * interval '2 minutes' as e) x`,
+    [F.depotDevices[0], F.vehicles.depot[0], `${window.from}T00:00:00Z`],
   );
   await assertNoStatistics(h.knex, 'fleet', 'trips');
 });

@@ -138,17 +138,17 @@ export function recentDays(now: Date): { from: string; to: string } {
 /** A vehicle's facts with its service summaries: everything upcoming work needs of one vehicle. */
 export type VehicleWithServices = VehicleFacts & { services: ServiceSummary[] };
 
-/** A service summary as the facts statement sends it (summary_json): [template, count, last km, last ms, max km]. */
+/** A summary as the facts statement sends it (summary_json): [template, count, last km, last ms, max km]. */
 type SummaryTuple = [string, number, number, number, number];
 
 /**
  * The facts statement: the visible vehicles (filtered) with their latest odometer reading, the
  * km of the AVERAGE_WINDOW_DAYS whole days before today (recentDays, from fleet-core's daily
- * distances), and their service
- * summaries (maintenance.service_summaries, kept by triggers on history: per template the number
- * of services, the last one and the highest mileage) as one JSON array per vehicle, joined from
- * the tuples each summary stores already encoded (summary_json), so upcoming work is one round
- * trip whatever the history's length and PostgreSQL builds no JSON per request.
+ * distances), and their service summaries (maintenance.service_summaries, kept by triggers on
+ * history: per template the number of services, the last one and the highest mileage) as one
+ * JSON array per vehicle, joined from the tuples each summary stores already encoded
+ * (summary_json), so upcoming work is one round trip whatever the history's length and
+ * PostgreSQL builds no JSON per request.
  * Each per-vehicle part is a probe by key whatever the table statistics say: the summaries are a
  * scalar subquery (never flattened), and the odometer subquery keeps `offset 0` (flattened, the
  * view's vehicles could be hashed against ours, computing every vehicle's latest odometer).
