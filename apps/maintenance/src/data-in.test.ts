@@ -76,7 +76,7 @@ test('simulated history is consistent with the odometer and gives every critical
         templateId,
         count: list.length,
         lastMileageKm: last.mileage_km,
-        lastDoneAt: last.done_at,
+        lastDoneAtMs: last.done_at.getTime(),
         maxMileageKm: Math.max(...list.map((r) => r.mileage_km)),
       });
     }

@@ -204,7 +204,7 @@ export async function vehicleFacts(
         templateId,
         count,
         lastMileageKm,
-        lastDoneAt: new Date(Number(lastDoneAtMs)),
+        lastDoneAtMs,
         maxMileageKm,
       }),
     ),

@@ -122,7 +122,7 @@ test('current mileage: the reading, floored by the highest service mileage', () 
     templateId: 'x',
     count: 1,
     lastMileageKm: km,
-    lastDoneAt: NOW,
+    lastDoneAtMs: NOW.getTime(),
     maxMileageKm: km,
   });
   assert.deepEqual(currentMileage(1000, [s(900)]), { km: 1000, source: 'READING' });
@@ -150,7 +150,7 @@ test('km first: the remaining distance at the average daily distance comes befor
         templateId: template({}).id,
         count: 2,
         lastMileageKm: 10000,
-        lastDoneAt: new Date('2025-12-01T00:00:00Z'),
+        lastDoneAtMs: Date.parse('2025-12-01T00:00:00Z'),
         maxMileageKm: 10000,
       },
     ],

@@ -62,7 +62,8 @@ export interface ServiceSummary {
   /** services of this template recorded on the vehicle */
   count: number;
   lastMileageKm: number;
-  lastDoneAt: Date;
+  /** when the last one was done, epoch ms */
+  lastDoneAtMs: number;
   /** highest mileage among them */
   maxMileageKm: number;
 }
@@ -276,7 +277,7 @@ function upcomingOf(
   const own = services.find((s) => s.templateId === template.id);
   const cycle = own?.count ?? 0;
   const baseMileageKm = own?.lastMileageKm ?? 0;
-  const baseDateMs = (own?.lastDoneAt ?? vehicle.createdAt).getTime();
+  const baseDateMs = own ? own.lastDoneAtMs : vehicle.createdAt.getTime();
   const mileageDeadline = template.intervalKm !== null ? baseMileageKm + template.intervalKm : null;
   const dateDeadlineMs =
     template.intervalMonths !== null || template.intervalDays !== null
