@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import {
   AuthError,
   bearerChallenge,
@@ -13,6 +13,8 @@ export interface GatewayContext {
   user: UserContext;
   token: string;
   requestId: string;
+  /** The request's logger (its lines carry requestId): what serving the request logs through. */
+  log: FastifyBaseLogger;
   /** Filled while the request runs (operation name), read by the metrics when it is answered. */
   observation: Observation;
 }
@@ -27,7 +29,7 @@ export function contextFactory(verifier: TokenVerifier) {
     try {
       const token = bearerToken(request.headers.authorization);
       const user = await verifier.verify(token);
-      return { user, token, requestId: request.id, observation: observationFor(request) };
+      return { user, token, requestId: request.id, log: request.log, observation: observationFor(request) };
     } catch (error) {
       if (error instanceof AuthError) {
         const challenge = bearerChallenge(error);

@@ -185,7 +185,10 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
       if (options.kind !== ('incoming operation' as typeof options.kind)) throw error;
       if (failure.response) return failure.response;
       const { code, cause } = error as { code?: string; cause?: { code?: string } };
-      this.options.log?.warn(
+      // The request's logger (so the line carries its request id); a collapsed call's is the
+      // first caller's.
+      const log = (options.context as Partial<GatewayContext> | undefined)?.log ?? this.options.log;
+      log?.warn(
         { subgraph: name, code: failure.code, error: (error as Error).message, cause: code ?? cause?.code },
         'subgraph call failed',
       );

@@ -217,8 +217,8 @@ describe('request ids in log lines', () => {
     assert.equal(response.headers['x-request-id'], 'client-req-42');
     assert.deepEqual(response.data, { alpha: { id: 'a1' }, beta: null });
 
-    // The gateway: its request lines and the failed call to beta (logged by the data source
-    // through the root logger, which has no request binding).
+    // The gateway: its request lines and the failed call to beta (the data source logs it through
+    // the request's logger, from the context: no async context carries the id).
     assert.ok(gatewayLogs.lines.some((l) => l.msg === 'subgraph call failed'));
     assert.ok(gatewayLogs.lines.length >= 3, JSON.stringify(gatewayLogs.lines));
     for (const line of gatewayLogs.lines) assert.equal(line.requestId, 'client-req-42', JSON.stringify(line));

@@ -4,7 +4,6 @@ export { repoRoot, dataDir } from './paths';
 export { requestIdFrom } from './request-id';
 export { createServer, type ServerOptions, type ReadinessCheck } from './server';
 export { onShutdown } from './shutdown';
-export { currentRequestId } from './request-context';
 export {
   initTracing,
   initTracingFromEnv,
