@@ -14,12 +14,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type pg from 'pg';
+import pg from 'pg';
 
 /** The knex internals this wraps: the pg dialect's `_query(connection, obj)`. */
 interface QueryObject {
   sql?: string;
+  bindings?: unknown[];
   options?: Record<string, unknown> & { name?: string };
+  response?: pg.QueryResult;
 }
 interface PgDialectClient {
   _query(connection: unknown, obj: QueryObject): Promise<unknown>;
@@ -70,6 +72,11 @@ export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMI
     const name = obj.sql && !obj.options?.name ? nameOf(obj.sql) : undefined;
     if (!name) return run(connection, obj);
     try {
+      // What knex's _query does (the answer on obj.response), without its config copy.
+      if (!obj.options) {
+        obj.response = await submit(connection as pg.ClientBase, name, obj.sql!, obj.bindings ?? []);
+        return obj;
+      }
       return await run(connection, { ...obj, options: { ...obj.options, name } });
     } catch (error) {
       if (!resultTypeChanged(error)) throw error;
@@ -78,6 +85,22 @@ export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMI
       return run(connection, obj);
     }
   };
+}
+
+/**
+ * One statement on a connection, named when `name` is given. node-postgres copies a query config
+ * object property by property (getOwnPropertyDescriptors, ~2.7 µs a statement here, 2 % of a
+ * subgraph's CPU on its cheapest query); a Query built from the text takes no copy.
+ */
+function submit(connection: pg.ClientBase, name: string | undefined, text: string, values: unknown[]) {
+  return new Promise<pg.QueryResult>((resolve, reject) => {
+    const query = new pg.Query(text, values, (error: Error | undefined, result: pg.QueryResult) =>
+      error ? reject(error) : resolve(result),
+    );
+    // Read when the query is sent (pg's types do not list it).
+    if (name) (query as { name?: string }).name = name;
+    void connection.query(query);
+  });
 }
 
 /**
@@ -95,10 +118,10 @@ export async function runStatement<R>(
   const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
   try {
     try {
-      return (await connection.query(name ? { name, text, values } : { text, values })).rows as R[];
+      return (await submit(connection, name, text, values)).rows as R[];
     } catch (error) {
       if (!name || !resultTypeChanged(error)) throw error;
-      return (await connection.query({ text, values })).rows as R[];
+      return (await submit(connection, undefined, text, values)).rows as R[];
     }
   } finally {
     await knex.client.releaseConnection(connection);
