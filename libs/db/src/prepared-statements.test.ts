@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createKnex, type Knex } from './knex';
+import { createKnex, preparedQuery, type Knex } from './knex';
 import { isPreparable, statementName } from './prepared-statements';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
@@ -75,6 +75,22 @@ test('a read whose table changed shape under its prepared plan runs again unname
     assert.deepEqual((await read()).rows, [{ id: 3, label: 'three', colour: null }], 'and again');
   } finally {
     await knex.raw('alter table items drop column colour');
+    await knex.destroy();
+  }
+});
+
+test("a statement that fails rejects with PostgreSQL's error and gives its connection back", async () => {
+  const knex = oneConnection();
+  try {
+    const divideBy = (n: number) =>
+      preparedQuery(knex, { name: 'test_divide', text: 'select 1 / $1::int as q' }, [n]);
+    assert.deepEqual(await divideBy(1), [{ q: 1 }]);
+    await assert.rejects(divideBy(0), { code: '22012' }); // division_by_zero, named statement
+    await assert.rejects(knex.raw('select 1 / ?::int as q', [0]), { code: '22012' }); // knex's named read
+    // The pool's only connection came back each time.
+    assert.deepEqual(await divideBy(2), [{ q: 0 }]);
+    assert.equal((await knex.raw('select 1 / ?::int as q', [1])).rows[0].q, 1);
+  } finally {
     await knex.destroy();
   }
 });
