@@ -32,6 +32,7 @@ import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
+import { installCompiledResultShaping } from './result-shaping/install';
 import { registerCors } from './cors';
 import {
   GRAPHQL_METHODS,
@@ -84,6 +85,9 @@ export async function buildApp(
     watch: config.supergraphWatch,
   });
   const limits = config.limits;
+  // Apollo's result shaping, compiled once per request instead of interpreted per object.
+  const shaping = installCompiledResultShaping();
+  if (!shaping.installed) app.log.warn(`result shaping: Apollo's own (${shaping.reason})`);
   // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
   // in-process; the responses are cached by an Apollo Server plugin.
   const local = cacheSubgraph();
