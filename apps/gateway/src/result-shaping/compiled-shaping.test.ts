@@ -187,39 +187,48 @@ function value(
   }
 }
 
-test('the compiled shaping gives the same answer and errors as Apollo on correct data', () => {
+/**
+ * For each operation, `count` generated answers (seeded, `corrupt` as in `generate`) shaped by the
+ * port and by Apollo's own: asserts they are the same text and returns the port's answers.
+ */
+function compareWithApollo(seed: number, count: number, corrupt: number): { name: string; ours: string }[] {
   const apollo = apolloComputeResponse();
+  const answers: { name: string; ours: string }[] = [];
   for (const name of Object.keys(OPERATIONS)) {
     const operation = operationOf(name);
-    const next = random(7);
-    for (let i = 0; i < 50; i++) {
-      const input = generate(operation.selectionSet, schema.schemaDefinition.rootType('query')!, next, 0);
-      const ours = run(computeResponse, operation, input, VARIABLES[name]);
-      assert.equal(ours, run(apollo, operation, input, VARIABLES[name]), `${name} #${i}`);
-      assert.match(ours, /"data":\{/, `${name} #${i} answers data`);
-      assert.match(ours, /"errors":\[\]/, `${name} #${i} has no errors`);
-    }
-  }
-});
-
-test('the compiled shaping nulls, bubbles up, reports and throws exactly like Apollo on bad subgraph data', () => {
-  const apollo = apolloComputeResponse();
-  const seen = { errors: 0, nullData: 0, threw: 0 };
-  for (const name of Object.keys(OPERATIONS)) {
-    const operation = operationOf(name);
-    const next = random(42);
-    for (let i = 0; i < 400; i++) {
-      const input = generate(operation.selectionSet, schema.schemaDefinition.rootType('query')!, next, 0.15);
+    const next = random(seed);
+    for (let i = 0; i < count; i++) {
+      const input = generate(
+        operation.selectionSet,
+        schema.schemaDefinition.rootType('query')!,
+        next,
+        corrupt,
+      );
       const ours = run(computeResponse, operation, input, VARIABLES[name]);
       assert.equal(
         ours,
         run(apollo, operation, input, VARIABLES[name]),
         `${name} #${i}: ${JSON.stringify(input)}`,
       );
-      if (ours.startsWith('threw')) seen.threw++;
-      else if (ours.startsWith('{"data":null')) seen.nullData++;
-      if (ours.includes('INVALID_GRAPHQL')) seen.errors++;
+      answers.push({ name: `${name} #${i}`, ours });
     }
+  }
+  return answers;
+}
+
+test('the compiled shaping gives the same answer and errors as Apollo on correct data', () => {
+  for (const { name, ours } of compareWithApollo(7, 50, 0)) {
+    assert.match(ours, /"data":\{/, `${name} answers data`);
+    assert.match(ours, /"errors":\[\]/, `${name} has no errors`);
+  }
+});
+
+test('the compiled shaping nulls, bubbles up, reports and throws exactly like Apollo on bad subgraph data', () => {
+  const seen = { errors: 0, nullData: 0, threw: 0 };
+  for (const { ours } of compareWithApollo(42, 400, 0.15)) {
+    if (ours.startsWith('threw')) seen.threw++;
+    else if (ours.startsWith('{"data":null')) seen.nullData++;
+    if (ours.includes('INVALID_GRAPHQL')) seen.errors++;
   }
   // The corruption reached every kind of outcome, so the comparison covered them.
   assert.ok(seen.errors > 100 && seen.nullData > 10 && seen.threw > 10, JSON.stringify(seen));

@@ -13,7 +13,7 @@ import { computeResponse } from './compiled-shaping';
 const require = createRequire(import.meta.url);
 
 /** The @apollo/gateway versions whose resultShaping.js the port follows. */
-export const PORTED_GATEWAY_VERSION = /^2\.14\.\d+$/;
+const PORTED_GATEWAY_VERSION = /^2\.14\.\d+$/;
 
 interface ShapingModule {
   computeResponse: unknown;
