@@ -3,6 +3,7 @@
  * (DataLoader batches the ids a level asks for), every lookup filtered by the viewer's
  * visibility, and the nested pages (relationLoaders, made on first use).
  */
+import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
@@ -107,7 +108,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       if (ids.length > 0) {
         const rows: Array<{ id: string }> = await knex
           .select('v.id')
-          .from(knex.raw('unnest(?::uuid[]) as v(id)', [ids]))
+          .from(knex.raw(`unnest(${arrayParameter('uuid')}) as v(id)`, [ids]))
           .where(vehicleVisibleTo(knex, viewer, 'v.id'));
         for (const r of rows) seen.add(String(r.id));
       }
@@ -146,7 +147,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       );
       const rows: t.Row[] = (
         await knex.raw(
-          'select p.parent_id as "__parent", t.* from unnest(?::uuid[]) as p(parent_id) cross join lateral (?) t',
+          `select p.parent_id as "__parent", t.* from unnest(${arrayParameter('uuid')}) as p(parent_id) cross join lateral (?) t`,
           [uuidsOnly(keys), inner],
         )
       ).rows;

@@ -3,6 +3,7 @@
  * (`__resolveReference`), nested pages (LATERAL-batched) and statistics, for one viewer; each
  * made on first use.
  */
+import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
@@ -155,7 +156,7 @@ const lookups = {
 /** Anomalies and active anomalies per transaction: one statement text for any batch (any()). */
 const ANOMALY_COUNTS = `select transaction_id as id, count(*)::int as total,
   (count(*) filter (where active))::int as active
-  from mobility.anomalies where transaction_id = any(?::uuid[]) group by transaction_id`;
+  from mobility.anomalies where transaction_id = any(${arrayParameter('uuid')}) group by transaction_id`;
 
 type Counts = { total: number; active: number };
 

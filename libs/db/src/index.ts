@@ -28,3 +28,4 @@ export {
 } from './prepared-statements';
 export { memoizedJsonParser, repeatedJsonTypes, type RepeatedJsonOptions } from './repeated-json';
 export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './sql-template';
+export { arrayParameter, type ArrayElementType } from './array-parameter';

@@ -7,7 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
+import { arrayParameter, sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 
 export type KeyKind = 'uuid' | 'text';
 export const normalizeKey = (kind: KeyKind) =>
@@ -39,15 +39,16 @@ export function byKey<M extends Record<string, unknown>>(
 }
 
 /**
- * `<column> = any(?::<kind>[])`, for `whereRaw(anyOf('a.id', 'uuid'), [keys])`: one statement text
+ * `<column> = any(<keys>)`, for `whereRaw(anyOf('a.id', 'uuid'), [keys])`: one statement text
  * whatever the number of keys (a `whereIn` list makes a new text per count, so a new prepared
- * statement and plan each time).
+ * statement and plan each time), and one plan: the keys are an arrayParameter, so a batch of two
+ * keys does not make PostgreSQL plan the statement afresh on every call.
  */
 export const anyOf = (column: string, kind: KeyKind): string =>
   `${column
     .split('.')
     .map((part) => `"${part.replace(/"/g, '""')}"`)
-    .join('.')} = any(?::${kind}[])`;
+    .join('.')} = any(${arrayParameter(kind)})`;
 
 /**
  * A request's batched lookup; `fields(projection)` is the sibling loader that selects only those

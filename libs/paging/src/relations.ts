@@ -2,15 +2,17 @@
  * Nested paged fields (Group.devices, Device.groups, ...) as batched loaders. For all parents
  * asking for the same page (same size and cursor), one SQL statement fetches every parent's page:
  *
- *   select p.parent_id as "__parent", t.* from unnest(?) as p(parent_id)
+ *   select p.parent_id as "__parent", t.* from unnest(<parent ids>) as p(parent_id)
  *   cross join lateral (<child query correlated on p.parent_id, keyset, limit size+1>) t
  *
  * so the number of statements per request depends on the query's shape, never on the page size.
+ * The parent ids are an arrayParameter (@fleetgraph/db): one parent or fifty, the statement keeps
+ * one generic plan instead of being planned again for each batch smaller than PostgreSQL's guess.
  * `count` is a second batched statement, sent only when a client selects it.
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
+import { arrayParameter, sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 import { fingerprint, type CursorCodec } from './cursor';
 import { applyKeyset } from './keyset';
 import { pageRequest, toPage, type Page, type PageArgs, type PageRequest, type PageRules } from './page';
@@ -83,7 +85,7 @@ export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string
         const inner = childQuery(filters).count('* as n');
         const rows: Array<{ __parent: string; n: number }> = (
           await knex.raw(
-            `select p.parent_id as "__parent", c.n from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) c`,
+            `select p.parent_id as "__parent", c.n from unnest(${arrayParameter(spec.parentType)}) as p(parent_id) cross join lateral (?) c`,
             [[...parentIds], inner],
           )
         ).rows;
@@ -200,7 +202,7 @@ function childRows(
 }
 
 const childrenStatement = (spec: RelationSpec) =>
-  `select p.parent_id as "__parent", t.* from unnest(?::${spec.parentType}[]) as p(parent_id) cross join lateral (?) t`;
+  `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(spec.parentType)}) as p(parent_id) cross join lateral (?) t`;
 
 function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Record<string, unknown>) {
   const query = spec.children(knex, viewer);

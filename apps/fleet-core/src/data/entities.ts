@@ -25,7 +25,7 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
-import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
+import { arrayParameter, sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 import { keyLookup, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
 
 const uuids = uuidsOnly;
@@ -150,7 +150,7 @@ function lastTripsOf(column: TripOwner, parentType: KeyKind): SqlTemplate<{ ids:
         ])
         .limit(1);
       return knex.raw(
-        `select p.parent_id as "__parent", t.* from unnest(?::${parentType}[]) as p(parent_id) cross join lateral (?) t`,
+        `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`,
         [p.ids, inner],
       );
     });

@@ -4,6 +4,7 @@
  * (`unnest(ids) cross join lateral (aggregate)`), so the statement count never depends on how
  * many devices a page holds. The parent device was loaded through visibility already.
  */
+import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 
@@ -82,7 +83,7 @@ function batched<M>(
         const { sql, bindings } = statement(period);
         const rows: Array<Record<string, unknown>> = (
           await knex.raw(
-            `select *, p.parent_id as "__parent" from unnest(?::text[]) as p(parent_id) ${sql}`,
+            `select *, p.parent_id as "__parent" from unnest(${arrayParameter('text')}) as p(parent_id) ${sql}`,
             [[...ids], ...bindings] as Knex.RawBinding[],
           )
         ).rows;

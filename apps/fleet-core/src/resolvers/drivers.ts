@@ -134,7 +134,8 @@ export const DriverQueries = {
     } catch {
       throw badInput('pageId does not match the sort of this query.', { argument: 'pageId' });
     }
-    query.limit(request.size + 1);
+    // Written into the text like every page's limit (applyKeyset): a bound limit is planned afresh on every call.
+    query.limit(request.size + 1, { skipBinding: true });
     const rows = (await query) as Array<Record<string, unknown>>;
     return toPage(
       codec,

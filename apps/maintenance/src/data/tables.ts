@@ -3,6 +3,7 @@
  * Visibility: templates and thresholds are global (organization_id null) or the caller's
  * organization's; history follows the vehicle's visibility.
  */
+import { arrayParameter } from '@fleetgraph/db';
 import type { Knex } from 'knex';
 import type { TableSpec } from '@fleetgraph/paging';
 import { organizationOf, visibleVehicles } from '@fleetgraph/visibility';
@@ -156,14 +157,14 @@ type SummaryTuple = [string, number, number, number, number];
 export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFilter, now: Date): Knex.Raw {
   const ids = visibleVehicles(knex, viewer);
   // One array parameter, not `in (?, ?, ...)`: the text stays the same for any number of ids.
-  if (filter.vehicleIds) ids.whereRaw('v.vehicle_id = any(?::uuid[])', [filter.vehicleIds]);
+  if (filter.vehicleIds) ids.whereRaw(`v.vehicle_id = any(${arrayParameter('uuid')})`, [filter.vehicleIds]);
   if (filter.groupIds)
     ids.whereIn(
       'v.vehicle_id',
       knex('fleet_contract.group_vehicles_v1 as gv')
         .select('gv.vehicle_id')
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
-        .whereRaw('ga.ancestor_id = any(?::uuid[])', [filter.groupIds]),
+        .whereRaw(`ga.ancestor_id = any(${arrayParameter('uuid')})`, [filter.groupIds]),
     );
   const days = recentDays(now);
   return knex.raw(

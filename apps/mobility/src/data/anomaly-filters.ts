@@ -3,6 +3,7 @@
  * Arguments combine by AND; the values of one list argument by OR (`= any(...)`); an empty list
  * matches nothing. Ids that cannot be uuids cannot match a uuid column (they match nothing).
  */
+import { arrayParameter } from '@fleetgraph/db';
 import type { Knex } from 'knex';
 import { badInput, isUuid } from '@fleetgraph/paging';
 
@@ -101,7 +102,9 @@ export function applyAnomalyFilters(query: Knex.QueryBuilder, f: AnomalyFilters)
   if (f.locationCity != null) {
     if (f.locationCity.length === 0) query.whereRaw('false');
     else
-      query.whereRaw('lower(a.location_city) = any(?::text[])', [f.locationCity.map((c) => c.toLowerCase())]);
+      query.whereRaw(`lower(a.location_city) = any(${arrayParameter('text')})`, [
+        f.locationCity.map((c) => c.toLowerCase()),
+      ]);
   }
   for (const [arg, column, op] of RANGES) {
     const value = f[arg] as number | Date | null | undefined;

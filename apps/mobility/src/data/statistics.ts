@@ -7,6 +7,7 @@
  * group or its descendants (each vehicle once). Periods are UTC calendar periods by transaction
  * time (trip start time for distance).
  */
+import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import { badInput } from '@fleetgraph/paging';
@@ -89,7 +90,7 @@ async function transactionStatistics(
   const tripBucket = bucket(range.period, 'y.started_at');
   const total = range.period === 'TOTAL';
   const sql = `
-    with p as (select distinct unnest(?::${kind === 'device' ? 'text' : 'uuid'}[]) as parent_id),
+    with p as (select distinct unnest(${arrayParameter(kind === 'device' ? 'text' : 'uuid')}) as parent_id),
     tx as (
       select p.parent_id, ${txBucket} as period_start, x.${dim} as dim, x.quantity_unit, x.currency,
              count(*)::int as n, sum(x.quantity)::float8 as quantity,
@@ -178,7 +179,7 @@ async function anomalyStatistics(
       : `select a.* from mobility.anomalies a where a.group_id in
            (select ga.descendant_id from fleet_contract.group_ancestors_v1 ga where ga.ancestor_id = p.parent_id)`;
   const sql = `
-    with p as (select distinct unnest(?::${kind === 'device' ? 'text' : 'uuid'}[]) as parent_id)
+    with p as (select distinct unnest(${arrayParameter(kind === 'device' ? 'text' : 'uuid')}) as parent_id)
     select p.parent_id, ${bucket(range.period, 'x.transacted_at')} as period_start, x.code, x.severity,
            count(*)::int as n, count(*) filter (where x.active)::int as active,
            count(*) filter (where not x.active)::int as cleared, count(distinct x.transaction_id)::int as transactions
