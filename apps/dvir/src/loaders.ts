@@ -12,6 +12,7 @@ import {
   from,
   keyLookup,
   relationLoaders,
+  rowsPerParent,
   selectColumns,
   uuidsOnly,
   type CursorCodec,
@@ -145,12 +146,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
         'r',
         viewer,
       );
-      const rows: t.Row[] = (
-        await knex.raw(
-          `select p.parent_id as "__parent", t.* from unnest(${arrayParameter('uuid')}) as p(parent_id) cross join lateral (?) t`,
-          [uuidsOnly(keys), inner],
-        )
-      ).rows;
+      const rows: t.Row[] = (await knex.raw(rowsPerParent('uuid'), [uuidsOnly(keys), inner])).rows;
       // Rows are used as they come (`__parent` is never resolved): no copy per row.
       const byVehicle = new Map<string, t.Row>();
       for (const row of rows) byVehicle.set(String(row.__parent), row);

@@ -13,7 +13,13 @@ export { badInput } from './errors';
 export { from, keyOf, selectColumns, type TableSpec } from './table-spec';
 export { pageOf, type RootPageOptions } from './root-page';
 export { projectedFields, MAX_PROJECTIONS } from './projection';
-export { relationLoader, relationLoaders, type RelationSpec, type RelationKey } from './relations';
+export {
+  relationLoader,
+  relationLoaders,
+  rowsPerParent,
+  type RelationSpec,
+  type RelationKey,
+} from './relations';
 export {
   anyOf,
   byKey,

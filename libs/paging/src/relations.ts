@@ -201,8 +201,15 @@ function childRows(
   return pageTemplate(spec, request, fields).rows<ChildRow>(knex, values);
 }
 
-const childrenStatement = (spec: RelationSpec) =>
-  `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(spec.parentType)}) as p(parent_id) cross join lateral (?) t`;
+/**
+ * The rows of a query correlated on `p.parent_id`, for every parent of a batch, each tagged with
+ * its parent as `__parent`: `knex.raw(rowsPerParent(type), [parentIds, inner])`. The parent ids are
+ * an arrayParameter, so the statement keeps one plan whatever the batch size.
+ */
+export const rowsPerParent = (parentType: 'uuid' | 'text'): string =>
+  `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`;
+
+const childrenStatement = (spec: RelationSpec) => rowsPerParent(spec.parentType);
 
 function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Record<string, unknown>) {
   const query = spec.children(knex, viewer);

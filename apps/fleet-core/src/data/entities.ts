@@ -25,8 +25,8 @@ import type {
   VehicleModel,
 } from './models';
 import * as t from './tables';
-import { arrayParameter, sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
-import { keyLookup, normalizeKey, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
+import { sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
+import { keyLookup, normalizeKey, rowsPerParent, uuidsOnly, type KeyKind } from '@fleetgraph/paging';
 
 const uuids = uuidsOnly;
 
@@ -149,10 +149,7 @@ function lastTripsOf(column: TripOwner, parentType: KeyKind): SqlTemplate<{ ids:
           { column: 't.id', order: 'desc' },
         ])
         .limit(1);
-      return knex.raw(
-        `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`,
-        [p.ids, inner],
-      );
+      return knex.raw(rowsPerParent(parentType), [p.ids, inner]);
     });
     lastTrips.set(column, template);
   }
