@@ -16,6 +16,9 @@
  * Traffic shapes:
  *   one        one login repeating one query (the best case for collapsing identical calls)
  *   many       LOGINS logins, each connection its own, with varied queries (nothing to collapse)
+ * The `ceiling` mode (ceiling-peer.ts) answers each repeated request with stored bytes and does
+ * nothing else: no GraphQL engine can answer faster here, so `ceil/unc` is the highest
+ * `cached/unc` any query cache could reach with this machine and this load generator.
  * Two tables: requests per second (and their ratios), and CPU ms per request of the process that
  * answers (read from /proc around each cell: what a request costs, even when other work on the
  * machine makes throughput noisy).
@@ -25,7 +28,7 @@
  *   npx tsx tools/bench/src/gateway-peers.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (2), BENCH_CONCURRENCY (20), BENCH_LOGINS (20),
  *     BENCH_SHAPES (small,deep,geodecode,dvir,mobility,maintenance), BENCH_TRAFFIC (one,many),
- *     BENCH_MODES (direct,uncached,cached,hive,hive-nodedup),
+ *     BENCH_MODES (direct,uncached,cached,ceiling,hive,hive-nodedup),
  *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
  *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
  *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory);
@@ -69,6 +72,7 @@ const MODES = list(process.env.BENCH_MODES, [
   'direct',
   'uncached',
   'cached',
+  'ceiling',
   'hive',
   'hive-nodedup',
   ...(BASELINE ? ['base-uncached', 'base-cached'] : []),
@@ -76,7 +80,8 @@ const MODES = list(process.env.BENCH_MODES, [
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 
 type Traffic = 'one' | 'many';
-type Mode = 'direct' | 'uncached' | 'cached' | 'hive' | 'hive-nodedup' | 'base-uncached' | 'base-cached';
+type Mode =
+  'direct' | 'uncached' | 'cached' | 'ceiling' | 'hive' | 'hive-nodedup' | 'base-uncached' | 'base-cached';
 
 interface Variant {
   query: string;
@@ -219,6 +224,24 @@ async function startHive(
   return readyChild(child, port, token, 'hive gateway');
 }
 
+/** The ceiling (ceiling-peer.ts) in its own process, in front of `upstream`; ready once it answers. */
+async function startCeiling(
+  upstream: string,
+  token: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src/ceiling-peer.ts')],
+    {
+      env: { ...process.env, ...env, CEILING_PORT: String(port), CEILING_UPSTREAM: upstream },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return readyChild(child, port, token, 'ceiling');
+}
+
 /**
  * The baseline checkout's gateway in its own process, configured as the platform configures ours
  * (same SSO, subgraphs, secret, Redis) but with its own query cache prefix; ready once it answers.
@@ -352,6 +375,7 @@ const platform = await startPlatform({
 });
 const hives: Awaited<ReturnType<typeof startHive>>[] = [];
 let baseline: Awaited<ReturnType<typeof startBaselineGateway>> | undefined;
+let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
 const pools: Pool[] = [];
 try {
   const sso = platform.urls.sso;
@@ -397,11 +421,15 @@ try {
     hives.push(await startHive(true, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
   if (MODES.includes('hive-nodedup'))
     hives.push(await startHive(false, platform.urls.subgraphs, secret, uncachedTokens[0]!, profileEnv));
+  if (MODES.includes('ceiling')) ceiling = await startCeiling(gateway.href, uncachedTokens[0]!, profileEnv);
+  const ceilingUrl = ceiling ? new URL(ceiling.url) : undefined;
+  const ceilingPool = ceilingUrl ? pool(ceilingUrl) : undefined;
   for (const line of pids) console.log(line);
   const pidOf = (name: string) =>
     Number(pids.find((line) => line.startsWith(`${name}: `))?.replace(/^.*: process /, '')) || undefined;
   for (const hive of hives) console.log(`hive gateway: process ${hive.child.pid}`);
   if (baseline) console.log(`baseline gateway (${BASELINE}): process ${baseline.child.pid}`);
+  if (ceiling) console.log(`ceiling: process ${ceiling.child.pid}`);
   const hiveOf = (dedup: boolean) => hives[MODES.includes('hive') && !dedup ? 1 : 0]!;
 
   const subgraphPools = new Map<string, { pool: Pool; path: string }>();
@@ -424,13 +452,15 @@ try {
     direct: { ...direct(shape.subgraph), headers: platform.subgraphHeaders },
     uncached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'bypass' },
     cached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'hit' },
+    ceiling: { pool: ceilingPool!, path: ceilingUrl?.pathname ?? '', headers: {} },
     hive: MODES.includes('hive') ? hiveTarget(true) : (undefined as never),
     'hive-nodedup': MODES.includes('hive-nodedup') ? hiveTarget(false) : (undefined as never),
     'base-uncached': { pool: baselinePool!, path: baselineUrl?.pathname ?? '', headers: {}, cache: 'bypass' },
     'base-cached': { pool: baselinePool!, path: baselineUrl?.pathname ?? '', headers: {}, cache: 'hit' },
   });
   const tokensOf = (mode: Mode, traffic: Traffic) => {
-    const tokens = mode === 'cached' || mode === 'base-cached' ? cachedTokens : uncachedTokens;
+    const tokens =
+      mode === 'cached' || mode === 'base-cached' || mode === 'ceiling' ? cachedTokens : uncachedTokens;
     return traffic === 'one' ? tokens.slice(0, 1) : tokens;
   };
   const bodiesOf = (shape: Shape, traffic: Traffic) =>
@@ -477,7 +507,9 @@ try {
         ? pidOf('gateway')
         : mode === 'hive' || mode === 'hive-nodedup'
           ? hiveOf(mode === 'hive').child.pid
-          : baseline?.child.pid;
+          : mode === 'ceiling'
+            ? ceiling?.child.pid
+            : baseline?.child.pid;
   const cell = (shape: string, traffic: Traffic, mode: Mode) => `${shape}/${traffic}/${mode}`;
   for (let round = 0; round < ROUNDS; round++)
     for (const shape of shapes)
@@ -517,6 +549,8 @@ try {
         ['unc/hive-nd', 'uncached', 'hive-nodedup'],
         ['unc/direct', 'uncached', 'direct'],
         ['cached/unc', 'cached', 'uncached'],
+        ['ceil/unc', 'ceiling', 'uncached'],
+        ['cached/ceil', 'cached', 'ceiling'],
         ['hive/direct', 'hive', 'direct'],
       ],
       [
@@ -527,7 +561,8 @@ try {
     ),
   );
   console.log(
-    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off' +
+    '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off,\n' +
+      ' ceil = stored bytes answered by a bare node:http server: the most any cache could reach here' +
       (baseline ? `, base = the gateway of ${BASELINE})` : ')'),
   );
   console.log();
@@ -540,6 +575,7 @@ try {
         ['hive-nd/unc', 'hive-nodedup', 'uncached'],
         ['unc/direct', 'uncached', 'direct'],
         ['unc/cached', 'uncached', 'cached'],
+        ['cached/ceil', 'cached', 'ceiling'],
       ],
       [
         ['base-unc/unc', 'base-uncached', 'uncached'],
@@ -560,6 +596,7 @@ try {
   for (const p of pools) await p.close();
   for (const hive of hives) await hive.stop();
   await baseline?.stop();
+  await ceiling?.stop();
   await platform.close();
   rmSync(dir, { recursive: true, force: true });
   await database.close();
