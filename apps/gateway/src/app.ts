@@ -30,6 +30,7 @@ import { persistedQueries, type PersistedQueryStore } from './persisted-queries/
 import { withRateLimit } from './rate-limit/context';
 import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
+import { createCacheFront } from './cache/front';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
 import { installCompiledResultShaping } from './result-shaping/install';
@@ -47,6 +48,8 @@ export interface GatewayBuildOptions {
   revocations?: RevocationList;
   /** Called when a subgraph call joined an identical one in flight (tests wait on it). */
   onSubgraphCollapsed?: (subgraph: string) => void;
+  /** Called when a cache hit was answered before Apollo Server (cache/front.ts; tests count them). */
+  onCacheFrontHit?: () => void;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: ServerOptions['logStream'];
   /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
@@ -133,41 +136,6 @@ export async function buildApp(
     ...(options.persistedQueryStore ? { store: options.persistedQueryStore } : {}),
   });
   app.addHook('onClose', async () => apq.close());
-  const apollo = new ApolloServer<GatewayContext>({
-    gateway,
-    // INTROSPECTION is enforced by introspectionPlugin (a clear INTROSPECTION_DISABLED error).
-    introspection: true,
-    persistedQueries: apq.options,
-    includeStacktraceInErrorResponses: false,
-    formatError,
-    // A cache hit's stored bytes are written as they are (cache/stored-json.ts).
-    stringifyResult,
-    parseOptions: limitsParseOptions(limits),
-    documentStore: documentStore(config.documentCacheMb),
-    // The default landing page loads from a CDN; the explorer will be served locally instead.
-    // No drain plugin: it calls fastify.close() from apollo.stop(), which our onClose hook calls,
-    // so closing would wait on itself. Fastify's own close already drains connections.
-    plugins: [
-      ApolloServerPluginLandingPageDisabled(),
-      metricsPlugin<GatewayContext>(metrics),
-      operationChecksPlugin<GatewayContext>(),
-      queryLimitsPlugin<GatewayContext>(limits),
-      scopesPlugin(),
-      introspectionPlugin<GatewayContext>(config.introspection),
-      apq.plugin,
-      responseCachePlugin<GatewayContext>({
-        store: queryCache,
-        onLookup: (result) => metrics.cacheLookup(result),
-        ...clock,
-      }),
-    ],
-    logger: app.log,
-  });
-  await apollo.start();
-  app.addHook('onClose', async () => {
-    await apollo.stop();
-  });
-
   // Verification stays local (cached keys and tokens): revocations are followed from the
   // database (loaded at start, then LISTEN/NOTIFY), and Redis, when set, is asked at most once per
   // token every revocationCacheMs.
@@ -208,13 +176,58 @@ export async function buildApp(
     ...clock,
   });
   if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
+  // Repeated cache hits answered before Apollo Server (cache/front.ts).
+  const front = createCacheFront({
+    store: queryCache,
+    verifier,
+    ...(rateLimiter ? { rateLimiter } : {}),
+    onLookup: (result) => metrics.cacheLookup(result),
+    ...(options.onCacheFrontHit ? { onHit: options.onCacheFrontHit } : {}),
+  });
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    // INTROSPECTION is enforced by introspectionPlugin (a clear INTROSPECTION_DISABLED error).
+    introspection: true,
+    persistedQueries: apq.options,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    // A cache hit's stored bytes are written as they are (cache/stored-json.ts).
+    stringifyResult,
+    parseOptions: limitsParseOptions(limits),
+    documentStore: documentStore(config.documentCacheMb),
+    // The default landing page loads from a CDN; the explorer will be served locally instead.
+    // No drain plugin: it calls fastify.close() from apollo.stop(), which our onClose hook calls,
+    // so closing would wait on itself. Fastify's own close already drains connections.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      metricsPlugin<GatewayContext>(metrics),
+      operationChecksPlugin<GatewayContext>(),
+      queryLimitsPlugin<GatewayContext>(limits),
+      scopesPlugin(),
+      introspectionPlugin<GatewayContext>(config.introspection),
+      apq.plugin,
+      responseCachePlugin<GatewayContext>({
+        store: queryCache,
+        onLookup: (result) => metrics.cacheLookup(result),
+        front,
+        ...clock,
+      }),
+    ],
+    logger: app.log,
+  });
+  await apollo.start();
+  app.addHook('onClose', async () => {
+    await apollo.stop();
+  });
+
   app.route({
     url: '/graphql',
     method: [...GRAPHQL_METHODS],
     handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
     onRequest: refuseContentEncoding,
+    preHandler: front.preHandler,
     errorHandler: refusedRequestHandler(config.maxBodyBytes),
-    onSend: legacyJsonStatus,
+    onSend: [legacyJsonStatus, front.onSend],
   });
   app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).

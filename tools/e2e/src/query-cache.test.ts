@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
+import { createRevocationList } from '@fleetgraph/auth';
 import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 import { injectGraphQL, postGraphQL, type GraphQLResponse } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
@@ -22,20 +23,11 @@ let stack: Stack;
 /** A gateway on the platform's SSO and subgraphs, whose clock (epoch ms) the tests move. */
 let timed: FastifyInstance;
 let clock = Date.now();
+/** Hits the timed gateway answered before Apollo Server (cache/front.ts). */
+let frontHits = 0;
 before(async () => {
   stack = await startStack('e2e_query_cache');
-  const { urls } = stack.platform;
-  timed = await buildGateway(
-    loadGatewayConfig({
-      LOG_LEVEL: 'silent',
-      SSO_ISSUER: urls.sso,
-      SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
-      ...Object.fromEntries(
-        Object.entries(urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
-      ),
-    }),
-    { now: () => clock },
-  );
+  timed = await buildGateway(gatewayConfig(), { now: () => clock, onCacheFrontHit: () => void frontHits++ });
 });
 after(async () => {
   await timed?.close();
@@ -54,6 +46,17 @@ const ask: Ask = (token, query = ACCOUNT_QUERY, variables) =>
 /** Through the gateway whose clock the test moves. */
 const askTimed: Ask = (token, query = ACCOUNT_QUERY, variables) =>
   injectGraphQL(timed, query, { token, ...(variables ? { variables } : {}) });
+/** The gateway built the way the platform builds it, with these settings on top. */
+const gatewayConfig = (extra: Record<string, string> = {}) =>
+  loadGatewayConfig({
+    LOG_LEVEL: 'silent',
+    SSO_ISSUER: stack.platform.urls.sso,
+    SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
+    ...Object.fromEntries(
+      Object.entries(stack.platform.urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
+    ),
+    ...extra,
+  });
 const cacheHeader = (response: { headers: Record<string, unknown> }) =>
   response.headers?.['x-fleetgraph-cache'];
 
@@ -298,5 +301,149 @@ describe('per-login query cache (in-memory store)', () => {
       Number(new RegExp(`gateway_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(metrics)?.[1]);
     assert.ok(count('hit') >= 1, metrics);
     assert.ok(count('miss') >= 1, metrics);
+  });
+});
+
+describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
+  /** POSTs a query to the timed gateway; the raw answer (bytes and headers). */
+  const post = (token: string, query = ACCOUNT_QUERY, accept = 'application/json', app = timed) =>
+    app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ query }),
+    });
+
+  test('a repeated hit is answered before Apollo Server with the bytes and headers of a full-path hit', async () => {
+    const token = await login();
+    clock = Date.now();
+    await enable(token, 'ttl: 60', askTimed);
+    const miss = await post(token);
+    assert.equal(miss.headers['x-fleetgraph-cache'], 'miss');
+    const before = frontHits;
+    const front = await post(token);
+    assert.equal(frontHits, before + 1, 'answered before Apollo Server');
+    // Another text of the same document: unknown to the front, a hit of the full path.
+    const full = await post(token, `\n${ACCOUNT_QUERY} `);
+    assert.equal(frontHits, before + 1, 'the full path answered this one');
+    for (const response of [front, full]) {
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['x-fleetgraph-cache'], 'hit');
+      assert.equal(response.json().data.account.email, DEMO_EMAIL);
+    }
+    assert.equal(front.body, full.body, 'the same bytes');
+    assert.equal(front.body, miss.body, 'the bytes the miss answered');
+    const comparable = ({ headers }: { headers: Record<string, unknown> }) => {
+      const { 'x-request-id': _id, date: _date, ...rest } = headers;
+      return rest;
+    };
+    assert.deepEqual(comparable(front), comparable(full), 'the same headers');
+  });
+
+  test('the front answers each Accept header with the content type the full path chose for it', async () => {
+    const token = await login();
+    clock = Date.now();
+    await enable(token, 'ttl: 60', askTimed);
+    const accept = 'application/graphql-response+json';
+    const first = await post(token, ACCOUNT_QUERY, accept);
+    const before = frontHits;
+    const second = await post(token, ACCOUNT_QUERY, accept);
+    assert.equal(second.headers['x-fleetgraph-cache'], 'hit');
+    assert.equal(frontHits, before + 1);
+    assert.match(String(first.headers['content-type']), /^application\/graphql-response\+json/);
+    assert.equal(second.headers['content-type'], first.headers['content-type']);
+  });
+
+  test('the front verifies the token on every request: an expired login gets UNAUTHENTICATED, not its entry', async () => {
+    const token = await login();
+    clock = Date.now();
+    await enable(token, 'ttl: 3600', askTimed);
+    await post(token);
+    const before = frontHits;
+    const hit = await post(token);
+    assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
+    assert.equal(frontHits, before + 1);
+    const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    clock = (exp + 31) * 1000; // past the verifier's 30 s of allowed clock skew
+    const expired = await post(token);
+    assert.equal(expired.statusCode, 401);
+    assert.equal(expired.json().errors[0].extensions.code, 'UNAUTHENTICATED');
+    assert.equal(expired.json().data, undefined);
+    assert.equal(frontHits, before + 1, 'not answered by the front');
+    clock = Date.now();
+  });
+
+  test('the front honours revocations: a revoked login gets UNAUTHENTICATED, not its entry', async () => {
+    const revocations = createRevocationList({ now: () => clock });
+    let hits = 0;
+    const gateway = await buildGateway(gatewayConfig(), {
+      now: () => clock,
+      revocations,
+      onCacheFrontHit: () => void hits++,
+    });
+    try {
+      const token = await login();
+      clock = Date.now();
+      await enable(token, 'ttl: 60', (t, q) => injectGraphQL(gateway, q!, { token: t }));
+      await post(token, ACCOUNT_QUERY, 'application/json', gateway);
+      const hit = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
+      assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
+      assert.equal(hits, 1);
+      const { jti, exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+        jti: string;
+        exp: number;
+      };
+      await revocations.revoke(jti, exp);
+      const refused = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.json().errors[0].extensions.code, 'UNAUTHENTICATED');
+      assert.equal(refused.json().data, undefined);
+      assert.equal(hits, 1, 'not answered by the front');
+    } finally {
+      await gateway.close();
+      await revocations.close();
+    }
+  });
+
+  test("another login sending the same text is not answered from the first login's entry", async () => {
+    const first = await login();
+    const second = await login();
+    clock = Date.now();
+    for (const token of [first, second]) await enable(token, 'ttl: 60', askTimed);
+    await post(first);
+    await post(first);
+    const before = frontHits;
+    const theirs = await post(second);
+    assert.equal(theirs.statusCode, 200);
+    assert.equal(theirs.json().data.account.email, DEMO_EMAIL);
+    assert.equal(theirs.headers['x-fleetgraph-cache'], 'miss', 'scope LOGIN: its own entry, none yet');
+    assert.equal(frontHits, before);
+  });
+
+  test('the front takes the rate limit: a login over its limit is refused even on a hit', async () => {
+    let hits = 0;
+    const limited = await buildGateway(gatewayConfig({ RATE_LIMIT_PER_MINUTE: '3' }), {
+      now: () => clock,
+      onCacheFrontHit: () => void hits++,
+    });
+    try {
+      const token = await login();
+      clock = Date.now();
+      await enable(token, 'ttl: 60', (t, q) => injectGraphQL(limited, q!, { token: t })); // 1st request
+      assert.equal(
+        (await post(token, ACCOUNT_QUERY, 'application/json', limited)).headers['x-fleetgraph-cache'],
+        'miss',
+      );
+      const hit = await post(token, ACCOUNT_QUERY, 'application/json', limited); // 3rd: the last allowed
+      assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
+      assert.equal(hits, 1);
+      const refused = await post(token, ACCOUNT_QUERY, 'application/json', limited);
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.json().errors[0].extensions.code, 'RATE_LIMITED');
+      assert.equal(refused.json().data, undefined);
+      assert.equal(hits, 1, 'the refused request was not answered from the cache');
+    } finally {
+      await limited.close();
+    }
   });
 });

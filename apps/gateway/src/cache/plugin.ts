@@ -28,6 +28,7 @@ import { loadTypeDefs } from '@fleetgraph/subgraph-kit';
 import type { UserContext } from '@fleetgraph/auth';
 import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
 import type { CacheStore } from './store';
+import type { CacheFront } from './front';
 import { storedResult } from './stored-json';
 
 /** The subgraph name the gateway serves itself (tools/compose composes it like the others). */
@@ -82,7 +83,7 @@ function entryKey(document: DocumentNode, operationName: string | undefined, var
     .digest('base64url');
 }
 
-function scopeKeyOf(user: UserContext, settings: CacheSettings): string | undefined {
+export function scopeKeyOf(user: UserContext, settings: CacheSettings): string | undefined {
   const raw =
     settings.scope === 'LOGIN'
       ? `login:${user.jti}`
@@ -97,6 +98,8 @@ export interface ResponseCacheOptions {
   onLookup?: (result: CacheLookupResult) => void;
   /** Clock in ms for the settings' lifetime (tests). */
   now?: () => number;
+  /** The door that answers repeated hits before Apollo Server (front.ts): told what was served. */
+  front?: CacheFront;
 }
 
 export function responseCachePlugin<C extends CacheContext>(
@@ -104,7 +107,14 @@ export function responseCachePlugin<C extends CacheContext>(
 ): ApolloServerPlugin<C> {
   const { store } = options;
   const now = options.now ?? Date.now;
+  const { front } = options;
   return {
+    async serverWillStart() {
+      return {
+        // A new supergraph may refuse what the old one accepted: the door forgets everything.
+        schemaDidLoadOrUpdate: () => front?.forget(),
+      };
+    },
     async requestDidStart() {
       let state: RequestState = { result: 'bypass' };
       let command: CacheCommand | undefined;
@@ -158,11 +168,22 @@ export function responseCachePlugin<C extends CacheContext>(
             body: { kind: 'single', singleResult: storedResult(entry.body) },
           };
         },
-        async willSendResponse({ response }) {
+        async willSendResponse({ request, operationName, response }) {
           options.onLookup?.(state.result);
           response.http.headers.set(CACHE_HEADER, state.result);
-          if (state.result !== 'miss' || !state.scopeKey || !state.key || !state.settings) return;
-          if (response.body.kind !== 'single') return;
+          if (!state.scopeKey || !state.key || !state.settings) return;
+          const served = () => {
+            if (!command && request.query !== undefined && request.extensions === undefined)
+              front?.remember({
+                query: request.query,
+                operationName: request.operationName,
+                variables: request.variables,
+                key: state.key!,
+                operation: operationName ?? undefined,
+              });
+          };
+          if (state.result === 'hit') return served();
+          if (state.result !== 'miss' || response.body.kind !== 'single') return;
           const { data, errors } = response.body.singleResult;
           if (errors?.length || data === undefined || data === null) return;
           await store.store(
@@ -171,6 +192,7 @@ export function responseCachePlugin<C extends CacheContext>(
             { epoch: state.epoch ?? '', body: JSON.stringify({ data }) },
             state.settings.ttl * 1000,
           );
+          served();
         },
       };
     },
