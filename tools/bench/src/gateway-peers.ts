@@ -196,51 +196,48 @@ async function drive(target: Target, tokens: string[], bodies: string[], seconds
   return { rps: requests / took, requests };
 }
 
-/** Hive Gateway in its own process (hive-peer.ts), ready once it answers a query. */
-async function startHive(
+type Peer = { url: string; child: ChildProcess; stop(): Promise<void> };
+
+/** A peer script of tools/bench/src in its own process, on a free port; ready once it answers a query. */
+async function startPeer(
+  script: string,
+  name: string,
+  token: string,
+  env: (port: number) => Record<string, string>,
+): Promise<Peer> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src', script)],
+    { env: { ...process.env, ...env(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return readyChild(child, port, token, name);
+}
+
+/** Hive Gateway in its own process (hive-peer.ts). */
+const startHive = (
   dedup: boolean,
   subgraphs: Record<string, string>,
   secret: string | undefined,
   token: string,
   env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src/hive-peer.ts')],
-    {
-      env: {
-        ...process.env,
-        ...env,
-        HIVE_PORT: String(port),
-        HIVE_DEDUP: String(dedup),
-        HIVE_SUBGRAPHS: JSON.stringify(subgraphs),
-        SUPERGRAPH_PATH: join(repoRoot, 'supergraph.graphql'),
-        ...(secret ? { HIVE_SECRET_HEADER: GATEWAY_SECRET_HEADER, HIVE_SECRET: secret } : {}),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  return readyChild(child, port, token, 'hive gateway');
-}
+) =>
+  startPeer('hive-peer.ts', 'hive gateway', token, (port) => ({
+    ...env,
+    HIVE_PORT: String(port),
+    HIVE_DEDUP: String(dedup),
+    HIVE_SUBGRAPHS: JSON.stringify(subgraphs),
+    SUPERGRAPH_PATH: join(repoRoot, 'supergraph.graphql'),
+    ...(secret ? { HIVE_SECRET_HEADER: GATEWAY_SECRET_HEADER, HIVE_SECRET: secret } : {}),
+  }));
 
-/** The ceiling (ceiling-peer.ts) in its own process, in front of `upstream`; ready once it answers. */
-async function startCeiling(
-  upstream: string,
-  token: string,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src/ceiling-peer.ts')],
-    {
-      env: { ...process.env, ...env, CEILING_PORT: String(port), CEILING_UPSTREAM: upstream },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  return readyChild(child, port, token, 'ceiling');
-}
+/** The ceiling (ceiling-peer.ts) in its own process, in front of `upstream`. */
+const startCeiling = (upstream: string, token: string, env: Record<string, string>) =>
+  startPeer('ceiling-peer.ts', 'ceiling', token, (port) => ({
+    ...env,
+    CEILING_PORT: String(port),
+    CEILING_UPSTREAM: upstream,
+  }));
 
 /**
  * The baseline checkout's gateway in its own process, configured as the platform configures ours
@@ -251,7 +248,7 @@ async function startBaselineGateway(
   platform: Awaited<ReturnType<typeof startPlatform>>,
   env: Record<string, string | undefined>,
   token: string,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+): Promise<Peer> {
   const port = await freePort();
   const routing = Object.fromEntries(
     Object.entries(platform.urls.subgraphs).map(([name, url]) => [
@@ -280,12 +277,7 @@ async function startBaselineGateway(
 }
 
 /** A gateway started in its own process, once it answers GraphQL on `port`; `stop` ends it. */
-async function readyChild(
-  child: ChildProcess,
-  port: number,
-  token: string,
-  name: string,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+async function readyChild(child: ChildProcess, port: number, token: string, name: string): Promise<Peer> {
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}/graphql`;
   await waitForGraphQL(url, token, child, name);
@@ -373,9 +365,9 @@ const platform = await startPlatform({
     if (/: process \d+$/.test(line)) pids.push(line);
   },
 });
-const hives: Awaited<ReturnType<typeof startHive>>[] = [];
-let baseline: Awaited<ReturnType<typeof startBaselineGateway>> | undefined;
-let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
+const hives: Peer[] = [];
+let baseline: Peer | undefined;
+let ceiling: Peer | undefined;
 const pools: Pool[] = [];
 try {
   const sso = platform.urls.sso;

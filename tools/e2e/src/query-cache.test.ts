@@ -314,6 +314,38 @@ describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
       payload: JSON.stringify({ query }),
     });
 
+  /** A gateway of its own (settings on top of the platform's), counting its front hits; closed after `use`. */
+  async function withGateway(
+    extra: Record<string, string>,
+    options: Parameters<typeof buildGateway>[1],
+    use: (gateway: FastifyInstance, hits: () => number) => Promise<void>,
+  ) {
+    let hits = 0;
+    const gateway = await buildGateway(gatewayConfig(extra), {
+      ...options,
+      now: () => clock,
+      onCacheFrontHit: () => void hits++,
+    });
+    try {
+      await use(gateway, () => hits);
+    } finally {
+      await gateway.close();
+    }
+  }
+
+  /** Turns caching on for the login, then asks ACCOUNT_QUERY twice: a miss, then a hit. */
+  async function servedTwice(token: string, gateway: FastifyInstance) {
+    clock = Date.now();
+    await enable(token, 'ttl: 60', (t, q) => injectGraphQL(gateway, q!, { token: t }));
+    assert.equal(
+      (await post(token, ACCOUNT_QUERY, 'application/json', gateway)).headers['x-fleetgraph-cache'],
+      'miss',
+    );
+    const hit = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
+    assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
+    assert.equal(hit.json().data.account.email, DEMO_EMAIL);
+  }
+
   test('a repeated hit is answered before Apollo Server with the bytes and headers of a full-path hit', async () => {
     const token = await login();
     clock = Date.now();
@@ -375,32 +407,23 @@ describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
 
   test('the front honours revocations: a revoked login gets UNAUTHENTICATED, not its entry', async () => {
     const revocations = createRevocationList({ now: () => clock });
-    let hits = 0;
-    const gateway = await buildGateway(gatewayConfig(), {
-      now: () => clock,
-      revocations,
-      onCacheFrontHit: () => void hits++,
-    });
     try {
-      const token = await login();
-      clock = Date.now();
-      await enable(token, 'ttl: 60', (t, q) => injectGraphQL(gateway, q!, { token: t }));
-      await post(token, ACCOUNT_QUERY, 'application/json', gateway);
-      const hit = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
-      assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
-      assert.equal(hits, 1);
-      const { jti, exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
-        jti: string;
-        exp: number;
-      };
-      await revocations.revoke(jti, exp);
-      const refused = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
-      assert.equal(refused.statusCode, 401);
-      assert.equal(refused.json().errors[0].extensions.code, 'UNAUTHENTICATED');
-      assert.equal(refused.json().data, undefined);
-      assert.equal(hits, 1, 'not answered by the front');
+      await withGateway({}, { revocations }, async (gateway, hits) => {
+        const token = await login();
+        await servedTwice(token, gateway);
+        assert.equal(hits(), 1);
+        const { jti, exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+          jti: string;
+          exp: number;
+        };
+        await revocations.revoke(jti, exp);
+        const refused = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
+        assert.equal(refused.statusCode, 401);
+        assert.equal(refused.json().errors[0].extensions.code, 'UNAUTHENTICATED');
+        assert.equal(refused.json().data, undefined);
+        assert.equal(hits(), 1, 'not answered by the front');
+      });
     } finally {
-      await gateway.close();
       await revocations.close();
     }
   });
@@ -421,29 +444,15 @@ describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
   });
 
   test('the front takes the rate limit: a login over its limit is refused even on a hit', async () => {
-    let hits = 0;
-    const limited = await buildGateway(gatewayConfig({ RATE_LIMIT_PER_MINUTE: '3' }), {
-      now: () => clock,
-      onCacheFrontHit: () => void hits++,
-    });
-    try {
+    await withGateway({ RATE_LIMIT_PER_MINUTE: '3' }, {}, async (gateway, hits) => {
       const token = await login();
-      clock = Date.now();
-      await enable(token, 'ttl: 60', (t, q) => injectGraphQL(limited, q!, { token: t })); // 1st request
-      assert.equal(
-        (await post(token, ACCOUNT_QUERY, 'application/json', limited)).headers['x-fleetgraph-cache'],
-        'miss',
-      );
-      const hit = await post(token, ACCOUNT_QUERY, 'application/json', limited); // 3rd: the last allowed
-      assert.equal(hit.headers['x-fleetgraph-cache'], 'hit');
-      assert.equal(hits, 1);
-      const refused = await post(token, ACCOUNT_QUERY, 'application/json', limited);
+      await servedTwice(token, gateway); // the 3 requests allowed: enable, miss, hit
+      assert.equal(hits(), 1);
+      const refused = await post(token, ACCOUNT_QUERY, 'application/json', gateway);
       assert.equal(refused.statusCode, 429);
       assert.equal(refused.json().errors[0].extensions.code, 'RATE_LIMITED');
       assert.equal(refused.json().data, undefined);
-      assert.equal(hits, 1, 'the refused request was not answered from the cache');
-    } finally {
-      await limited.close();
-    }
+      assert.equal(hits(), 1, 'the refused request was not answered from the cache');
+    });
   });
 });
