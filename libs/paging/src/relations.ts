@@ -194,7 +194,7 @@ function childRows(
   // call. Without filters the shape depends only on the page size and on whether it continues.
   if (Object.keys(filters).length > 0) {
     const page = childPage(knex, spec, childrenOf(knex, spec, viewer, filters), request, fields);
-    return knex.raw(childrenStatement(spec), [parentIds, page]).then((result) => result.rows);
+    return knex.raw(rowsPerParent(spec.parentType), [parentIds, page]).then((result) => result.rows);
   }
   const values: Record<string, unknown> = { parents: parentIds, viewer };
   request.after?.forEach((value, i) => (values[`after${i}`] = value));
@@ -208,8 +208,6 @@ function childRows(
  */
 export const rowsPerParent = (parentType: 'uuid' | 'text'): string =>
   `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`;
-
-const childrenStatement = (spec: RelationSpec) => rowsPerParent(spec.parentType);
 
 function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Record<string, unknown>) {
   const query = spec.children(knex, viewer);
@@ -255,7 +253,7 @@ function pageTemplate(
         { ...request, after: request.after ? after : null },
         fields,
       );
-      return knex.raw(childrenStatement(spec), [params.parents as string[], page]);
+      return knex.raw(rowsPerParent(spec.parentType), [params.parents as string[], page]);
     });
     templates.set(key, template);
   }

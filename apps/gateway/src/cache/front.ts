@@ -29,7 +29,7 @@ import { bearerToken, type TokenVerifier } from '@fleetgraph/auth';
 import { observationFor } from '../observability/plugin';
 import type { RateLimiter } from '../rate-limit/limiter';
 import { CACHE_HEADER, scopeKeyOf, type CacheLookupResult } from './plugin';
-import type { CacheStore } from './store';
+import { currentEntry, type CacheStore } from './store';
 
 /** A request the full path served from the cache or stored. */
 export interface RememberedRequest {
@@ -111,11 +111,11 @@ export function createCacheFront(options: CacheFrontOptions): CacheFront {
     if (!settings || !store.available()) return undefined;
     const scopeKey = scopeKeyOf(user, settings);
     if (!scopeKey) return undefined;
-    const { epoch, entry: stored } = await store.lookup(scopeKey, entry.key);
-    if (!store.available() || !stored || stored.epoch !== epoch) return undefined;
+    const body = (await currentEntry(store, scopeKey, entry.key))?.body;
+    if (body === undefined) return undefined;
     if (rateLimiter && !(await rateLimiter.take(user.uid)).allowed) return undefined;
     if (settings.extendTtl) await store.touch(scopeKey, entry.key, settings.ttl * 1000);
-    return stored.body;
+    return body;
   }
 
   return {
@@ -147,6 +147,8 @@ export function createCacheFront(options: CacheFrontOptions): CacheFront {
       known.clear();
     },
     async preHandler(request, reply) {
+      // Nothing remembered (no login has turned caching on): no text built on this hot path.
+      if (known.size === 0) return undefined;
       const text = textOf(request);
       const entry = text === undefined ? undefined : known.get(text);
       if (!entry) return undefined;

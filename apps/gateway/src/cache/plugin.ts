@@ -27,7 +27,7 @@ import { print, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { loadTypeDefs } from '@fleetgraph/subgraph-kit';
 import type { UserContext } from '@fleetgraph/auth';
 import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
-import type { CacheStore } from './store';
+import { currentEntry, type CacheStore } from './store';
 import type { CacheFront } from './front';
 import { storedResult } from './stored-json';
 
@@ -155,17 +155,17 @@ export function responseCachePlugin<C extends CacheContext>(
             }
           }
           if (!state.scopeKey || !state.key || !state.settings) return null;
-          const { epoch, entry } = await store.lookup(state.scopeKey, state.key);
-          if (!store.available()) return null;
-          state.epoch = epoch;
+          const current = await currentEntry(store, state.scopeKey, state.key);
+          if (!current) return null;
+          state.epoch = current.epoch;
           state.result = 'miss';
-          if (!entry || entry.epoch !== epoch) return null;
+          if (current.body === undefined) return null;
           state.result = 'hit';
           if (state.settings.extendTtl)
             await store.touch(state.scopeKey, state.key, state.settings.ttl * 1000);
           return {
             http: { status: undefined, headers: new HeaderMap() },
-            body: { kind: 'single', singleResult: storedResult(entry.body) },
+            body: { kind: 'single', singleResult: storedResult(current.body) },
           };
         },
         async willSendResponse({ request, operationName, response }) {

@@ -40,6 +40,21 @@ export interface CacheStore {
 
 const newEpoch = () => randomBytes(9).toString('base64url');
 
+/**
+ * The scope's current epoch and the body stored under `key` if it was stored in that epoch (an
+ * entry of an earlier epoch was soft-flushed); undefined while the store is away. The one reading
+ * of a hit, for the cache plugin and the front door alike.
+ */
+export async function currentEntry(
+  store: CacheStore,
+  scopeKey: string,
+  key: string,
+): Promise<{ epoch: string; body: string | undefined } | undefined> {
+  const { epoch, entry } = await store.lookup(scopeKey, key);
+  if (!store.available()) return undefined;
+  return { epoch, body: entry && entry.epoch === epoch ? entry.body : undefined };
+}
+
 /** Responses larger than this are not cached (they still run). */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
 
