@@ -19,6 +19,9 @@
  * The `ceiling` mode (ceiling-peer.ts) answers each repeated request with stored bytes and does
  * nothing else: no GraphQL engine can answer faster here, so `ceil/unc` is the highest
  * `cached/unc` any query cache could reach with this machine and this load generator.
+ * The `relay` mode (relay-peer.ts) relays each request's bytes to the subgraph and the answer's
+ * bytes back and does nothing else: any gateway pays at least its two HTTP hops, so
+ * `relay/direct` is the highest `unc/direct` any gateway could reach here.
  * Two tables: requests per second (and their ratios), and CPU ms per request of the process that
  * answers (read from /proc around each cell: what a request costs, even when other work on the
  * machine makes throughput noisy).
@@ -28,7 +31,7 @@
  *   npx tsx tools/bench/src/gateway-peers.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (2), BENCH_CONCURRENCY (20), BENCH_LOGINS (20),
  *     BENCH_SHAPES (small,deep,geodecode,dvir,mobility,maintenance), BENCH_TRAFFIC (one,many),
- *     BENCH_MODES (direct,uncached,cached,ceiling,hive,hive-nodedup),
+ *     BENCH_MODES (direct,uncached,cached,ceiling,relay,hive,hive-nodedup),
  *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
  *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
  *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory);
@@ -73,6 +76,7 @@ const MODES = list(process.env.BENCH_MODES, [
   'uncached',
   'cached',
   'ceiling',
+  'relay',
   'hive',
   'hive-nodedup',
   ...(BASELINE ? ['base-uncached', 'base-cached'] : []),
@@ -81,7 +85,15 @@ const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(process.env.BENCH_PR
 
 type Traffic = 'one' | 'many';
 type Mode =
-  'direct' | 'uncached' | 'cached' | 'ceiling' | 'hive' | 'hive-nodedup' | 'base-uncached' | 'base-cached';
+  | 'direct'
+  | 'uncached'
+  | 'cached'
+  | 'ceiling'
+  | 'relay'
+  | 'hive'
+  | 'hive-nodedup'
+  | 'base-uncached'
+  | 'base-cached';
 
 interface Variant {
   query: string;
@@ -239,6 +251,20 @@ const startCeiling = (upstream: string, token: string, env: Record<string, strin
     CEILING_UPSTREAM: upstream,
   }));
 
+/** The relay (relay-peer.ts) in its own process, in front of every subgraph. */
+const startRelay = (
+  subgraphs: Record<string, string>,
+  headers: Record<string, string>,
+  token: string,
+  env: Record<string, string>,
+) =>
+  startPeer('relay-peer.ts', 'relay', token, (port) => ({
+    ...env,
+    RELAY_PORT: String(port),
+    RELAY_SUBGRAPHS: JSON.stringify(subgraphs),
+    RELAY_HEADERS: JSON.stringify(headers),
+  }));
+
 /**
  * The baseline checkout's gateway in its own process, configured as the platform configures ours
  * (same SSO, subgraphs, secret, Redis) but with its own query cache prefix; ready once it answers.
@@ -368,6 +394,7 @@ const platform = await startPlatform({
 const hives: Peer[] = [];
 let baseline: Peer | undefined;
 let ceiling: Peer | undefined;
+let relay: Peer | undefined;
 const pools: Pool[] = [];
 try {
   const sso = platform.urls.sso;
@@ -416,12 +443,22 @@ try {
   if (MODES.includes('ceiling')) ceiling = await startCeiling(gateway.href, uncachedTokens[0]!, profileEnv);
   const ceilingUrl = ceiling ? new URL(ceiling.url) : undefined;
   const ceilingPool = ceilingUrl ? pool(ceilingUrl) : undefined;
+  if (MODES.includes('relay'))
+    relay = await startRelay(
+      platform.urls.subgraphs,
+      platform.subgraphHeaders,
+      uncachedTokens[0]!,
+      profileEnv,
+    );
+  const relayUrl = relay ? new URL(relay.url) : undefined;
+  const relayPool = relayUrl ? pool(relayUrl) : undefined;
   for (const line of pids) console.log(line);
   const pidOf = (name: string) =>
     Number(pids.find((line) => line.startsWith(`${name}: `))?.replace(/^.*: process /, '')) || undefined;
   for (const hive of hives) console.log(`hive gateway: process ${hive.child.pid}`);
   if (baseline) console.log(`baseline gateway (${BASELINE}): process ${baseline.child.pid}`);
   if (ceiling) console.log(`ceiling: process ${ceiling.child.pid}`);
+  if (relay) console.log(`relay: process ${relay.child.pid}`);
   const hiveOf = (dedup: boolean) => hives[MODES.includes('hive') && !dedup ? 1 : 0]!;
 
   const subgraphPools = new Map<string, { pool: Pool; path: string }>();
@@ -445,6 +482,7 @@ try {
     uncached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'bypass' },
     cached: { pool: gatewayPool, path: gateway.pathname, headers: {}, cache: 'hit' },
     ceiling: { pool: ceilingPool!, path: ceilingUrl?.pathname ?? '', headers: {} },
+    relay: { pool: relayPool!, path: `${relayUrl?.pathname ?? ''}/${shape.subgraph}`, headers: {} },
     hive: MODES.includes('hive') ? hiveTarget(true) : (undefined as never),
     'hive-nodedup': MODES.includes('hive-nodedup') ? hiveTarget(false) : (undefined as never),
     'base-uncached': { pool: baselinePool!, path: baselineUrl?.pathname ?? '', headers: {}, cache: 'bypass' },
@@ -501,7 +539,9 @@ try {
           ? hiveOf(mode === 'hive').child.pid
           : mode === 'ceiling'
             ? ceiling?.child.pid
-            : baseline?.child.pid;
+            : mode === 'relay'
+              ? relay?.child.pid
+              : baseline?.child.pid;
   const cell = (shape: string, traffic: Traffic, mode: Mode) => `${shape}/${traffic}/${mode}`;
   for (let round = 0; round < ROUNDS; round++)
     for (const shape of shapes)
@@ -543,6 +583,8 @@ try {
         ['cached/unc', 'cached', 'uncached'],
         ['ceil/unc', 'ceiling', 'uncached'],
         ['cached/ceil', 'cached', 'ceiling'],
+        ['relay/direct', 'relay', 'direct'],
+        ['unc/relay', 'uncached', 'relay'],
         ['hive/direct', 'hive', 'direct'],
       ],
       [
@@ -554,7 +596,8 @@ try {
   );
   console.log(
     '(req/s, mean of the rounds; unc = Fleetgraph gateway uncached, hive-nd = Hive with deduplication off,\n' +
-      ' ceil = stored bytes answered by a bare node:http server: the most any cache could reach here' +
+      ' ceil = stored bytes answered by a bare node:http server: the most any cache could reach here,\n' +
+      ' relay = bytes relayed to the subgraph and back by a bare node:http server: the most any gateway could reach here' +
       (baseline ? `, base = the gateway of ${BASELINE})` : ')'),
   );
   console.log();
@@ -568,6 +611,7 @@ try {
         ['unc/direct', 'uncached', 'direct'],
         ['unc/cached', 'uncached', 'cached'],
         ['cached/ceil', 'cached', 'ceiling'],
+        ['unc/relay', 'uncached', 'relay'],
       ],
       [
         ['base-unc/unc', 'base-uncached', 'uncached'],
@@ -576,7 +620,7 @@ try {
     ),
   );
   console.log(
-    '(CPU ms per request of the process that answers it: the gateway, Hive, or the subgraph for direct;\n' +
+    '(CPU ms per request of the process that answers it: the gateway, Hive, the ceiling or relay, or the subgraph for direct;\n' +
       " from /proc, so it holds on a busy machine; a ratio > 1 means the first costs more. Our gateway's\n" +
       " uncached figure does not include the subgraph's work, direct's is the subgraph's whole cost)",
   );
@@ -589,6 +633,7 @@ try {
   for (const hive of hives) await hive.stop();
   await baseline?.stop();
   await ceiling?.stop();
+  await relay?.stop();
   await platform.close();
   rmSync(dir, { recursive: true, force: true });
   await database.close();
