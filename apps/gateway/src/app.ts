@@ -101,6 +101,7 @@ export async function buildApp(
           redisCacheStore({
             redisUrl: config.queryCacheRedisUrl,
             keyPrefix: config.queryCachePrefix,
+            nearBytes: config.queryCacheNearBytes,
             onError: (error, operation) =>
               app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
           }),

@@ -87,6 +87,13 @@ export interface GatewayConfig {
    * instance apply at once; saved through another, within this time.
    */
   queryCacheSettingsMs: number;
+  /**
+   * Bytes of the Redis query cache's epochs and entries this instance keeps while Redis tracks
+   * them for it (QUERY_CACHE_NEAR_BYTES, default 32 MiB; 0: every lookup asks Redis). Redis
+   * tells the instance when any of them changes (client-side caching), so a flush through
+   * another instance applies here as soon as Redis's message arrives (cache/near-cache.ts).
+   */
+  queryCacheNearBytes: number;
   /** Requests per minute per signed-in user (token uid); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Requests a user may send at once before the per-minute rate applies (default: rateLimitPerMinute). */
@@ -153,6 +160,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     QUERY_CACHE_REDIS_URL: z.string().url().optional(),
     QUERY_CACHE_PREFIX: z.string().min(1).default('fleetgraph:cache:'),
     QUERY_CACHE_SETTINGS_MS: envField.int(1000, 0),
+    QUERY_CACHE_NEAR_BYTES: envField.int(32 * 1024 * 1024, 0),
     RATE_LIMIT_PER_MINUTE: envField.int(600, 0),
     RATE_LIMIT_BURST: envField.int(0, 0),
     RATE_LIMIT_LEASE: envField.int(16, 1),
@@ -212,6 +220,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     queryCacheRedisUrl: parsed.QUERY_CACHE_REDIS_URL ?? parsed.REDIS_URL,
     queryCachePrefix: parsed.QUERY_CACHE_PREFIX,
     queryCacheSettingsMs: parsed.QUERY_CACHE_SETTINGS_MS,
+    queryCacheNearBytes: parsed.QUERY_CACHE_NEAR_BYTES,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitLease: parsed.RATE_LIMIT_LEASE,

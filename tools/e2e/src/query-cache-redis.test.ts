@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { postGraphQL } from '@fleetgraph/testing';
+import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { injectGraphQL, postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { startStack, type Stack } from './stack';
 
@@ -118,6 +120,43 @@ describe('query cache on Redis', () => {
     );
     assert.equal(cacheHeader(await ask(token, '{ groups(pageSize: 1) { list { id } } }')), 'miss');
   });
+
+  for (const command of ['flush', 'softFlush'])
+    test(`a ${command} through another gateway instance applies to this one's next answer`, async () => {
+      const other = await buildGateway(
+        loadGatewayConfig({
+          LOG_LEVEL: 'silent',
+          SSO_ISSUER: stack.platform.urls.sso,
+          SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
+          ...Object.fromEntries(
+            Object.entries(stack.platform.urls.subgraphs).map(([name, url]) => [
+              subgraphUrlVariable(name),
+              url,
+            ]),
+          ),
+          REDIS_URL,
+          QUERY_CACHE_PREFIX: prefix,
+        }),
+      );
+      try {
+        const token = await login();
+        const query = `{ account { fullName shortName } }`;
+        await ask(token, '{ cache(ttl: 60) { ttl } }');
+        const first = await ask(token, query);
+        assert.equal(cacheHeader(first), 'miss');
+        // Hits read from Redis, then from this gateway's near cache (held while Redis tracks it).
+        for (let i = 0; i < 3; i++) assert.equal(cacheHeader(await ask(token, query)), 'hit');
+        const name = `Renamed by ${command}`;
+        await stack.knex('fleet.accounts').where({ email: DEMO_EMAIL }).update({ full_name: name });
+        const flushed = await injectGraphQL(other, `{ cache(ttl: 60, ${command}: true) { ttl } }`, { token });
+        assert.equal(flushed.errors, undefined, JSON.stringify(flushed.errors));
+        const next = await ask(token, query);
+        assert.equal(cacheHeader(next), 'miss', 'not the entry held before the flush');
+        assert.equal(next.data.account.fullName, name);
+      } finally {
+        await other.close();
+      }
+    });
 });
 
 describe('query cache with Redis down', () => {

@@ -12,8 +12,11 @@
  * so the request is answered by the subgraphs (bypass).
  */
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { optionalRedis } from '@fleetgraph/service-kit';
+import { createNearCache, type NearCache, type NearCacheOptions } from './near-cache';
+import type { ReadValue } from './near-table';
 import type { CacheSettings } from './settings';
 
 export interface CachedEntry {
@@ -150,7 +153,8 @@ export interface SettingsMemoOptions {
  * that a request does not pay a Redis round trip for them: each request needs them, and they
  * change only when the login sends a `cache` command. One saved through this process applies at
  * once; one saved through another gateway instance, within ttlMs (as REVOCATION_CACHE_MS does for
- * revocations). Flushes are epochs in the store, never memoized.
+ * revocations). Flushes are epochs in the store, never memoized here (the near cache holds them
+ * only while Redis tracks them, near-cache.ts).
  */
 export function memoizeSettings(store: CacheStore, options: SettingsMemoOptions): CacheStore {
   if (options.ttlMs <= 0) return store;
@@ -185,6 +189,13 @@ export interface RedisStoreOptions {
   /** Prefix of every key (default `fleetgraph:cache:`); tests use their own. */
   keyPrefix?: string;
   onError: (error: unknown, operation: string) => void;
+  /**
+   * Bytes of epochs and entries held in this process while Redis tracks them (near-cache.ts);
+   * 0: every lookup asks Redis.
+   */
+  nearBytes?: number;
+  /** Tests: the near cache's clock and observers. */
+  near?: Pick<NearCacheOptions, 'now' | 'onHit' | 'onInvalidated' | 'onTracking'>;
 }
 
 /**
@@ -212,6 +223,15 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
   const settingsKey = (tokenId: string) => `${prefix}settings:${tokenId}`;
   const epochKey = (scopeKey: string) => `${prefix}epoch:${scopeKey}`;
   const entryKey = (scopeKey: string, key: string) => `${prefix}entry:${scopeKey}:${key}`;
+  const near = options.nearBytes
+    ? createNearCache(redis, {
+        maxBytes: options.nearBytes,
+        connectionName: `${prefix}near-cache`,
+        onError: options.onError,
+        ...options.near,
+      })
+    : undefined;
+  const read = near ? nearRead(redis, near) : plainRead(redis);
   return {
     available: () => redis.status === 'ready',
     getSettings: (tokenId) =>
@@ -225,7 +245,7 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
       }),
     lookup: (scopeKey, key) =>
       attempt('lookup', { epoch: '', entry: undefined }, async () => {
-        const [stored, raw] = await redis.mget(epochKey(scopeKey), entryKey(scopeKey, key));
+        const [stored, raw] = await read(epochKey(scopeKey), entryKey(scopeKey, key));
         let epoch = stored;
         if (epoch === null) {
           // First use of the scope, or its record was evicted: a fresh epoch (another gateway
@@ -240,18 +260,22 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
     store: (scopeKey, key, entry, ttlMs) =>
       attempt('store', undefined, async () => {
         if (entry.body.length > MAX_ENTRY_BYTES) return;
+        near?.drop([entryKey(scopeKey, key)]);
         await redis.set(entryKey(scopeKey, key), encodeEntry(entry), 'PX', Math.max(1, Math.ceil(ttlMs)));
       }),
     touch: (scopeKey, key, ttlMs) =>
       attempt('touch', undefined, async () => {
+        near?.drop([entryKey(scopeKey, key)]);
         await redis.pexpire(entryKey(scopeKey, key), Math.max(1, Math.ceil(ttlMs)));
       }),
     bumpEpoch: (scopeKey) =>
       attempt('softFlush', undefined, async () => {
+        near?.drop([epochKey(scopeKey)]);
         await redis.set(epochKey(scopeKey), newEpoch());
       }),
     flush: (scopeKey) =>
       attempt('flush', undefined, async () => {
+        near?.drop([epochKey(scopeKey)]);
         await redis.set(epochKey(scopeKey), newEpoch());
         const pattern = `${entryKey(scopeKey, '')}*`;
         let cursor = '0';
@@ -261,6 +285,47 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
           cursor = next;
         } while (cursor !== '0');
       }),
-    close,
+    async close() {
+      await near?.close();
+      await close();
+    },
   };
 }
+
+/** A scope's epoch and an entry, as stored (null: none): one MGET. */
+type EpochAndEntryRead = (epochKey: string, entryKey: string) => Promise<(string | null)[]>;
+
+const plainRead =
+  (redis: Redis): EpochAndEntryRead =>
+  (epochKey, entryKey) =>
+    redis.mget(epochKey, entryKey);
+
+/**
+ * Through the near cache: both values from this process when it holds them, else one round trip
+ * (MGET and the entry's PTTL, pipelined) whose answers it holds while Redis tracks them.
+ */
+const nearRead =
+  (redis: Redis, near: NearCache): EpochAndEntryRead =>
+  async (epochKey, entryKey) => {
+    const epoch = near.get(epochKey);
+    const entry = epoch === undefined ? undefined : near.get(entryKey);
+    if (epoch !== undefined && entry !== undefined) {
+      near.served();
+      return [epoch, entry];
+    }
+    const started = near.begin([epochKey, entryKey]);
+    let values: ReadValue[] | undefined;
+    try {
+      const answers = await redis.pipeline().mget(epochKey, entryKey).pttl(entryKey).exec();
+      const failed = answers?.find(([error]) => error)?.[0];
+      if (!answers || failed) throw failed ?? new Error('pipeline was not run');
+      const [stored, raw] = answers[0]![1] as (string | null)[];
+      values = [
+        { value: stored ?? null, ttlMs: -1 },
+        { value: raw ?? null, ttlMs: Number(answers[1]![1]) },
+      ];
+      return [stored ?? null, raw ?? null];
+    } finally {
+      near.end(started, values);
+    }
+  };
