@@ -102,6 +102,10 @@ export async function buildApp(
             redisUrl: config.queryCacheRedisUrl,
             keyPrefix: config.queryCachePrefix,
             nearBytes: config.queryCacheNearBytes,
+            near: {
+              onHit: () => metrics.cacheNearHit(),
+              onTracking: (on) => metrics.cacheNearTracking(on),
+            },
             onError: (error, operation) =>
               app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
           }),

@@ -121,6 +121,26 @@ describe('query cache on Redis', () => {
     assert.equal(cacheHeader(await ask(token, '{ groups(pageSize: 1) { list { id } } }')), 'miss');
   });
 
+  test('repeated hits are answered from the near cache while Redis tracks it, as /metrics shows', async () => {
+    const metric = async (name: string) => {
+      const text = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    };
+    assert.equal(await metric('gateway_cache_near_tracking'), 1, 'Redis tracks the gateway');
+    const token = await login();
+    const query = '{ account { id fullName } }';
+    await ask(token, '{ cache(ttl: 60) { ttl } }');
+    assert.equal(cacheHeader(await ask(token, query)), 'miss');
+    assert.equal(cacheHeader(await ask(token, query)), 'hit', 'read from Redis, then held');
+    const before = await metric('gateway_cache_near_hits_total');
+    for (let i = 0; i < 3; i++) {
+      const hit = await ask(token, query);
+      assert.equal(cacheHeader(hit), 'hit');
+      assert.equal(hit.data.account.fullName.length > 0, true);
+    }
+    assert.equal(await metric('gateway_cache_near_hits_total'), before + 3);
+  });
+
   for (const command of ['flush', 'softFlush'])
     test(`a ${command} through another gateway instance applies to this one's next answer`, async () => {
       const other = await buildGateway(
@@ -184,5 +204,8 @@ describe('query cache with Redis down', () => {
     assert.equal(withCommand.errors, undefined);
     assert.equal(withCommand.data.account.email, DEMO_EMAIL);
     assert.equal(cacheHeader(withCommand), 'bypass');
+    const metrics = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
+    assert.match(metrics, /^gateway_cache_near_tracking 0$/m, 'nothing is answered from process memory');
+    assert.match(metrics, /^gateway_cache_near_hits_total 0$/m);
   });
 });

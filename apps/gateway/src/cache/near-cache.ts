@@ -30,10 +30,10 @@ export interface NearCacheOptions {
   onError: (error: unknown, operation: string) => void;
   /** Clock in ms (tests move it). */
   now?: () => number;
-  /** Tests: each lookup answered from here, and each invalidation message. */
+  /** Each lookup answered from here (metrics, tests), and each invalidation message (tests). */
   onHit?: () => void;
   onInvalidated?: (keys: string[] | null) => void;
-  /** Tests: tracking turned on (true) or lost (false). */
+  /** Tracking turned on (true) or lost (false) (metrics, tests). */
   onTracking?: (on: boolean) => void;
 }
 

@@ -194,7 +194,7 @@ export interface RedisStoreOptions {
    * 0: every lookup asks Redis.
    */
   nearBytes?: number;
-  /** Tests: the near cache's clock and observers. */
+  /** The near cache's observers (metrics, tests) and clock (tests). */
   near?: Pick<NearCacheOptions, 'now' | 'onHit' | 'onInvalidated' | 'onTracking'>;
 }
 

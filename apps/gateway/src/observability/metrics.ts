@@ -7,7 +7,7 @@
  * `maxOperations` distinct names every new one is counted as "other". Error codes are capped the
  * same way. Subgraph names come from the supergraph; cache results are a fixed set.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'bypass';
 export type SubgraphFetchOutcome = 'ok' | 'timeout' | 'unavailable' | 'http_error' | 'graphql_error';
@@ -22,6 +22,10 @@ export interface GatewayMetrics {
   subgraphCollapsed(subgraph: string): void;
   /** One response-cache lookup (called by the response cache). */
   cacheLookup(result: CacheLookupResult): void;
+  /** A lookup the Redis store answered from this process (cache/near-cache.ts). */
+  cacheNearHit(): void;
+  /** Whether Redis tracks this gateway's reads, so that its near cache may answer. */
+  cacheNearTracking(on: boolean): void;
   /** One GraphQL error sent to a client, by extensions.code. */
   graphqlError(code: unknown): void;
   /** The label an operation name is counted under. */
@@ -91,6 +95,16 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const nearHits = new Counter({
+    name: 'gateway_cache_near_hits_total',
+    help: 'Response cache lookups answered from this process while Redis tracks its reads (no Redis round trip)',
+    registers: [registry],
+  });
+  const nearTracking = new Gauge({
+    name: 'gateway_cache_near_tracking',
+    help: "1 while Redis tracks this gateway's reads of the response cache (its near cache answers), else 0",
+    registers: [registry],
+  });
   const graphqlErrors = new Counter({
     name: 'gateway_graphql_errors_total',
     help: 'GraphQL errors sent to clients, by extensions.code',
@@ -127,6 +141,12 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     },
     cacheLookup(result) {
       cacheLookups.inc({ result });
+    },
+    cacheNearHit() {
+      nearHits.inc();
+    },
+    cacheNearTracking(on) {
+      nearTracking.set(on ? 1 : 0);
     },
     graphqlError(code) {
       const label = typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? codes(code) : 'UNKNOWN';
