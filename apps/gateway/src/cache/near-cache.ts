@@ -39,7 +39,7 @@ export interface NearCacheOptions {
 
 export interface NearCache {
   get(key: string): string | undefined;
-  /** A lookup was answered from here (counted for the tests). */
+  /** A lookup was answered from here (counted in the metrics). */
   served(): void;
   begin(keys: string[]): NearRead;
   end(read: NearRead, values: ReadValue[] | undefined): void;

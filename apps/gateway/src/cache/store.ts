@@ -264,8 +264,8 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
         await redis.set(entryKey(scopeKey, key), encodeEntry(entry), 'PX', Math.max(1, Math.ceil(ttlMs)));
       }),
     touch: (scopeKey, key, ttlMs) =>
+      // A held copy keeps the earlier expiry it was read with: it is read again sooner, never served later.
       attempt('touch', undefined, async () => {
-        near?.drop([entryKey(scopeKey, key)]);
         await redis.pexpire(entryKey(scopeKey, key), Math.max(1, Math.ceil(ttlMs)));
       }),
     bumpEpoch: (scopeKey) =>
