@@ -13,6 +13,8 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `fleetgraph-test:${randomUUID()}:`;
 const TTL = 60_000;
 const SCOPE = 'login-1';
+/** A test that waits for Redis's message in vain fails instead of hanging the suite. */
+const WAIT = { timeout: 10_000 };
 
 /** A gateway's store with a near cache, and promises for what Redis tells it. */
 function gatewayStore() {
@@ -91,25 +93,33 @@ async function heldEntry(key: string, body: string) {
   return again;
 }
 
-test('a repeated lookup is answered in this process, with the entry and epoch Redis holds', async () => {
-  const held = await heldEntry('q-repeat', '{"data":{"n":1}}');
-  assert.equal(held.entry?.epoch, held.epoch);
-  assert.equal(await admin.get(`${prefix}entry:${SCOPE}:q-repeat`), `${held.epoch}\n{"data":{"n":1}}`);
-});
+test(
+  'a repeated lookup is answered in this process, with the entry and epoch Redis holds',
+  WAIT,
+  async () => {
+    const held = await heldEntry('q-repeat', '{"data":{"n":1}}');
+    assert.equal(held.entry?.epoch, held.epoch);
+    assert.equal(await admin.get(`${prefix}entry:${SCOPE}:q-repeat`), `${held.epoch}\n{"data":{"n":1}}`);
+  },
+);
 
-test('a softFlush through another gateway outdates the entry here as soon as Redis says so', async () => {
-  await heldEntry('q-soft', '{"data":{"n":2}}');
-  const told = here.invalidation(`epoch:${SCOPE}`);
-  await there.bumpEpoch(SCOPE);
-  await told;
-  const hits = here.hits();
-  const after = await here.store.lookup(SCOPE, 'q-soft');
-  assert.ok(after.entry, 'the entry is still stored');
-  assert.notEqual(after.entry.epoch, after.epoch, 'but outdated by the new epoch');
-  assert.equal(here.hits(), hits, 'read from Redis');
-});
+test(
+  'a softFlush through another gateway outdates the entry here as soon as Redis says so',
+  WAIT,
+  async () => {
+    await heldEntry('q-soft', '{"data":{"n":2}}');
+    const told = here.invalidation(`epoch:${SCOPE}`);
+    await there.bumpEpoch(SCOPE);
+    await told;
+    const hits = here.hits();
+    const after = await here.store.lookup(SCOPE, 'q-soft');
+    assert.ok(after.entry, 'the entry is still stored');
+    assert.notEqual(after.entry.epoch, after.epoch, 'but outdated by the new epoch');
+    assert.equal(here.hits(), hits, 'read from Redis');
+  },
+);
 
-test('an entry rewritten through another gateway is read again here', async () => {
+test('an entry rewritten through another gateway is read again here', WAIT, async () => {
   const held = await heldEntry('q-rewrite', '{"data":{"n":3}}');
   const told = here.invalidation('q-rewrite');
   await there.store(SCOPE, 'q-rewrite', { epoch: held.epoch, body: '{"data":{"n":33}}' }, TTL);
@@ -117,14 +127,14 @@ test('an entry rewritten through another gateway is read again here', async () =
   assert.equal((await here.store.lookup(SCOPE, 'q-rewrite')).entry?.body, '{"data":{"n":33}}');
 });
 
-test('a flush through this gateway applies here at once, before Redis says so', async () => {
+test('a flush through this gateway applies here at once, before Redis says so', WAIT, async () => {
   await heldEntry('q-flush', '{"data":{"n":4}}');
   await here.store.flush(SCOPE);
   const after = await here.store.lookup(SCOPE, 'q-flush');
   assert.equal(after.entry, undefined, 'flushed');
 });
 
-test('a held entry is not served past the time to live it had in Redis', async () => {
+test('a held entry is not served past the time to live it had in Redis', WAIT, async () => {
   await heldEntry('q-ttl', '{"data":{"n":5}}');
   here.advance(TTL + 1);
   const hits = here.hits();
@@ -132,23 +142,51 @@ test('a held entry is not served past the time to live it had in Redis', async (
   assert.equal(here.hits(), hits, 'asked Redis again (which, on its own clock, still has it)');
 });
 
-test('with the invalidation connection gone nothing is served from here; tracking comes back with it', async () => {
-  await heldEntry('q-lost', '{"data":{"n":6}}');
+test(
+  'with the invalidation connection gone nothing is served from here; tracking comes back with it',
+  WAIT,
+  async () => {
+    await heldEntry('q-lost', '{"data":{"n":6}}');
+    const clients = String(await admin.client('LIST')).split('\n');
+    const listener = clients.find((line) => line.includes(` name=${prefix}near-cache `));
+    const id = listener?.match(/^id=(\d+) /)?.[1];
+    assert.ok(id, 'the invalidation connection is named after the key prefix');
+    const lost = here.tracking(false);
+    const back = here.tracking(true);
+    await admin.client('KILL', 'ID', id);
+    await lost;
+    const { epoch } = await there.lookup(SCOPE, 'q-lost');
+    await there.store(SCOPE, 'q-lost', { epoch, body: '{"data":{"n":66}}' }, TTL);
+    assert.equal(
+      (await here.store.lookup(SCOPE, 'q-lost')).entry?.body,
+      '{"data":{"n":66}}',
+      'the change made while nothing could tell this gateway is read from Redis',
+    );
+    await back;
+    await heldEntry('q-lost-again', '{"data":{"n":7}}');
+  },
+);
+
+test("with the store's own connection gone, tracking is turned on again on the new one", WAIT, async () => {
+  await heldEntry('q-main', '{"data":{"n":8}}');
   const clients = String(await admin.client('LIST')).split('\n');
-  const listener = clients.find((line) => line.includes(` name=${prefix}near-cache `));
-  const id = listener?.match(/^id=(\d+) /)?.[1];
-  assert.ok(id, 'the invalidation connection is named after the key prefix');
+  const listenerId = clients
+    .find((line) => line.includes(` name=${prefix}near-cache `))
+    ?.match(/^id=(\d+) /)?.[1];
+  const main = clients.find((line) => line.includes(` redir=${listenerId} `))?.match(/^id=(\d+) /)?.[1];
+  assert.ok(main, 'the store connection redirects its invalidations to the listener');
   const lost = here.tracking(false);
   const back = here.tracking(true);
-  await admin.client('KILL', 'ID', id);
+  await admin.client('KILL', 'ID', main);
   await lost;
-  const { epoch } = await there.lookup(SCOPE, 'q-lost');
-  await there.store(SCOPE, 'q-lost', { epoch, body: '{"data":{"n":66}}' }, TTL);
-  assert.equal(
-    (await here.store.lookup(SCOPE, 'q-lost')).entry?.body,
-    '{"data":{"n":66}}',
-    'the change made while nothing could tell this gateway is read from Redis',
-  );
   await back;
-  await heldEntry('q-lost-again', '{"data":{"n":7}}');
+  const held = await heldEntry('q-main', '{"data":{"n":8}}');
+  const told = here.invalidation('q-main');
+  await there.store(SCOPE, 'q-main', { epoch: held.epoch, body: '{"data":{"n":88}}' }, TTL);
+  await told;
+  assert.equal(
+    (await here.store.lookup(SCOPE, 'q-main')).entry?.body,
+    '{"data":{"n":88}}',
+    'Redis tracks the new connection: its change reached this gateway',
+  );
 });
