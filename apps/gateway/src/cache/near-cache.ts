@@ -19,7 +19,7 @@
  * - the store's values keep their own expiry: a held entry is not served past its time to live.
  */
 import type { Redis } from 'ioredis';
-import { createNearTable, type NearRead, type NearTable, type ReadValue } from './near-table';
+import { createNearTable, type NearTable, type ReadValue } from './near-table';
 
 const INVALIDATE_CHANNEL = '__redis__:invalidate';
 
@@ -38,11 +38,12 @@ export interface NearCacheOptions {
 }
 
 export interface NearCache {
-  get(key: string): string | undefined;
-  /** A lookup was answered from here (counted in the metrics). */
-  served(): void;
-  begin(keys: string[]): NearRead;
-  end(read: NearRead, values: ReadValue[] | undefined): void;
+  /**
+   * A scope's epoch and an entry (null: none): from this process when it holds both, else one
+   * round trip (MGET and the entry's PTTL, pipelined) whose answers it holds while Redis tracks them.
+   */
+  read(epochKey: string, entryKey: string): Promise<(string | null)[]>;
+  /** This gateway is about to write these keys. */
   drop(keys: string[]): void;
   close(): Promise<void>;
 }
@@ -115,11 +116,32 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
   redis.on('ready', () => void trackWhenReady());
   redis.on('close', lose);
 
+  async function read(epochKey: string, entryKey: string): Promise<(string | null)[]> {
+    const epoch = table.get(epochKey);
+    const entry = epoch === undefined ? undefined : table.get(entryKey);
+    if (epoch !== undefined && entry !== undefined) {
+      options.onHit?.();
+      return [epoch, entry];
+    }
+    const started = table.begin([epochKey, entryKey]);
+    let values: ReadValue[] | undefined;
+    try {
+      const answers = await redis.pipeline().mget(epochKey, entryKey).pttl(entryKey).exec();
+      const failed = answers?.find(([error]) => error)?.[0];
+      if (!answers || failed) throw failed ?? new Error('pipeline was not run');
+      const [stored = null, raw = null] = answers[0]![1] as (string | null)[];
+      values = [
+        { value: stored, ttlMs: -1 },
+        { value: raw, ttlMs: Number(answers[1]![1]) },
+      ];
+      return [stored, raw];
+    } finally {
+      table.end(started, values);
+    }
+  }
+
   return {
-    get: (key) => table.get(key),
-    served: () => options.onHit?.(),
-    begin: (keys) => table.begin(keys),
-    end: (read, values) => table.end(read, values),
+    read,
     drop: (keys) => table.drop(keys),
     async close() {
       closing = true;

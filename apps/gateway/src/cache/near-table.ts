@@ -83,7 +83,8 @@ export function createNearTable(options: NearTableOptions): NearTable {
   const keep = (key: string, read: ReadValue) => {
     if (read.value === null || read.ttlMs === -2 || read.ttlMs === 0) return;
     const expiresAt = read.ttlMs > 0 ? now() + read.ttlMs : Number.POSITIVE_INFINITY;
-    if (read.value.length * 2 <= options.maxBytes) held.set(key, { value: read.value, expiresAt });
+    // An entry larger than maxBytes is refused by the LRU itself (maxEntrySize defaults to maxSize).
+    held.set(key, { value: read.value, expiresAt });
   };
   const finish = (key: string) => {
     const left = (reading.get(key) ?? 1) - 1;

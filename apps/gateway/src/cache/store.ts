@@ -12,11 +12,9 @@
  * so the request is answered by the subgraphs (bypass).
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { optionalRedis } from '@fleetgraph/service-kit';
-import { createNearCache, type NearCache, type NearCacheOptions } from './near-cache';
-import type { ReadValue } from './near-table';
+import { createNearCache, type NearCacheOptions } from './near-cache';
 import type { CacheSettings } from './settings';
 
 export interface CachedEntry {
@@ -231,7 +229,10 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
         ...options.near,
       })
     : undefined;
-  const read = near ? nearRead(redis, near) : plainRead(redis);
+  // A scope's epoch and an entry (null: none): from the near cache, else one MGET.
+  const read = near
+    ? near.read
+    : (epoch: string, entry: string): Promise<(string | null)[]> => redis.mget(epoch, entry);
   return {
     available: () => redis.status === 'ready',
     getSettings: (tokenId) =>
@@ -291,41 +292,3 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
     },
   };
 }
-
-/** A scope's epoch and an entry, as stored (null: none): one MGET. */
-type EpochAndEntryRead = (epochKey: string, entryKey: string) => Promise<(string | null)[]>;
-
-const plainRead =
-  (redis: Redis): EpochAndEntryRead =>
-  (epochKey, entryKey) =>
-    redis.mget(epochKey, entryKey);
-
-/**
- * Through the near cache: both values from this process when it holds them, else one round trip
- * (MGET and the entry's PTTL, pipelined) whose answers it holds while Redis tracks them.
- */
-const nearRead =
-  (redis: Redis, near: NearCache): EpochAndEntryRead =>
-  async (epochKey, entryKey) => {
-    const epoch = near.get(epochKey);
-    const entry = epoch === undefined ? undefined : near.get(entryKey);
-    if (epoch !== undefined && entry !== undefined) {
-      near.served();
-      return [epoch, entry];
-    }
-    const started = near.begin([epochKey, entryKey]);
-    let values: ReadValue[] | undefined;
-    try {
-      const answers = await redis.pipeline().mget(epochKey, entryKey).pttl(entryKey).exec();
-      const failed = answers?.find(([error]) => error)?.[0];
-      if (!answers || failed) throw failed ?? new Error('pipeline was not run');
-      const [stored, raw] = answers[0]![1] as (string | null)[];
-      values = [
-        { value: stored ?? null, ttlMs: -1 },
-        { value: raw ?? null, ttlMs: Number(answers[1]![1]) },
-      ];
-      return [stored ?? null, raw ?? null];
-    } finally {
-      near.end(started, values);
-    }
-  };
