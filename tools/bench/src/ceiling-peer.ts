@@ -9,7 +9,8 @@
  *
  *   CEILING_PORT=4901 CEILING_UPSTREAM=http://127.0.0.1:4000/graphql node --import tsx tools/bench/src/ceiling-peer.ts
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveBodies } from './bare-server';
 
 interface Answer {
   status: number;
@@ -42,7 +43,8 @@ async function forward(request: IncomingMessage, body: string): Promise<Answer> 
   };
 }
 
-async function answer(request: IncomingMessage, response: ServerResponse, body: string): Promise<void> {
+async function answer(request: IncomingMessage, response: ServerResponse, bytes: Buffer): Promise<void> {
+  const body = bytes.toString('utf8');
   const key = `${request.headers.authorization ?? ''}\n${body}`;
   let stored = answers.get(key);
   if (!stored) {
@@ -54,13 +56,4 @@ async function answer(request: IncomingMessage, response: ServerResponse, body: 
   response.end(stored.body);
 }
 
-createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    answer(request, response, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) => {
-      response.writeHead(502, { 'content-type': 'text/plain' });
-      response.end(String(error));
-    });
-  });
-}).listen(port, '127.0.0.1');
+serveBodies(port, answer);

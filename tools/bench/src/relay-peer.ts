@@ -13,8 +13,10 @@
  *   RELAY_PORT=4902 RELAY_SUBGRAPHS='{"fleet-core":"http://127.0.0.1:4001/graphql"}' \
  *   RELAY_HEADERS='{"x-fleetgraph-gateway-secret":"..."}' node --import tsx tools/bench/src/relay-peer.ts
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
+import { serveBodies } from './bare-server';
+import { loopback } from './load';
 
 interface Upstream {
   pool: Pool;
@@ -26,7 +28,7 @@ const subgraphs = JSON.parse(process.env.RELAY_SUBGRAPHS ?? '{}') as Record<stri
 const extraHeaders = JSON.parse(process.env.RELAY_HEADERS ?? '{}') as Record<string, string>;
 const upstreams = new Map<string, Upstream>(
   Object.entries(subgraphs).map(([name, href]) => {
-    const url = new URL(href.replace('//localhost:', '//127.0.0.1:'));
+    const url = loopback(href);
     return [
       `/graphql/${name}`,
       { pool: new Pool(url.origin, { keepAliveTimeout: 30_000 }), path: url.pathname },
@@ -60,13 +62,4 @@ async function relay(request: IncomingMessage, response: ServerResponse, body: B
   response.end(bytes);
 }
 
-createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    relay(request, response, Buffer.concat(chunks)).catch((error: unknown) => {
-      response.writeHead(502, { 'content-type': 'text/plain' });
-      response.end(String(error));
-    });
-  });
-}).listen(port, '127.0.0.1');
+serveBodies(port, relay);
