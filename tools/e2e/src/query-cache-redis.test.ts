@@ -8,7 +8,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
-import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 import { injectGraphQL, postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { startStack, type Stack } from './stack';
@@ -144,19 +143,7 @@ describe('query cache on Redis', () => {
   for (const command of ['flush', 'softFlush'])
     test(`a ${command} through another gateway instance applies to this one's next answer`, async () => {
       const other = await buildGateway(
-        loadGatewayConfig({
-          LOG_LEVEL: 'silent',
-          SSO_ISSUER: stack.platform.urls.sso,
-          SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
-          ...Object.fromEntries(
-            Object.entries(stack.platform.urls.subgraphs).map(([name, url]) => [
-              subgraphUrlVariable(name),
-              url,
-            ]),
-          ),
-          REDIS_URL,
-          QUERY_CACHE_PREFIX: prefix,
-        }),
+        loadGatewayConfig(stack.gatewayEnv({ REDIS_URL, QUERY_CACHE_PREFIX: prefix })),
       );
       try {
         const token = await login();

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { createRevocationList } from '@fleetgraph/auth';
-import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 import { injectGraphQL, postGraphQL, type GraphQLResponse } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { startStack, type Stack } from './stack';
@@ -47,16 +46,7 @@ const ask: Ask = (token, query = ACCOUNT_QUERY, variables) =>
 const askTimed: Ask = (token, query = ACCOUNT_QUERY, variables) =>
   injectGraphQL(timed, query, { token, ...(variables ? { variables } : {}) });
 /** The gateway built the way the platform builds it, with these settings on top. */
-const gatewayConfig = (extra: Record<string, string> = {}) =>
-  loadGatewayConfig({
-    LOG_LEVEL: 'silent',
-    SSO_ISSUER: stack.platform.urls.sso,
-    SUBGRAPH_SHARED_SECRET: Object.values(stack.platform.subgraphHeaders)[0]!,
-    ...Object.fromEntries(
-      Object.entries(stack.platform.urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
-    ),
-    ...extra,
-  });
+const gatewayConfig = (extra: Record<string, string> = {}) => loadGatewayConfig(stack.gatewayEnv(extra));
 const cacheHeader = (response: { headers: Record<string, unknown> }) =>
   response.headers?.['x-fleetgraph-cache'];
 

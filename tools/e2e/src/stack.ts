@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
 import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
+import { loadSubgraphManifests, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 
 export interface Stack {
   /** The running platform (replaced by restart()). */
@@ -13,6 +14,11 @@ export interface Stack {
   /** Stops every service and starts the platform again on the same database and ports. */
   restart(): Promise<void>;
   login(email: string, password: string): Promise<string>;
+  /**
+   * The environment of another gateway on this platform (its SSO, subgraphs and shared secret), as
+   * the platform configures its own, with `extra` on top: for loadGatewayConfig in a test.
+   */
+  gatewayEnv(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -83,6 +89,17 @@ export async function startStack(
       const body = (await response.json()) as { access_token?: string; error?: string };
       if (!body.access_token) throw new Error(`login of ${email} failed: ${JSON.stringify(body)}`);
       return body.access_token;
+    },
+    gatewayEnv(extra = {}) {
+      return {
+        LOG_LEVEL: 'silent',
+        SSO_ISSUER: platform.urls.sso,
+        SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER]!,
+        ...Object.fromEntries(
+          Object.entries(platform.urls.subgraphs).map(([name, url]) => [subgraphUrlVariable(name), url]),
+        ),
+        ...extra,
+      };
     },
     async close() {
       await knex.destroy();
