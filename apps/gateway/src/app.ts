@@ -33,6 +33,7 @@ import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plug
 import { createCacheFront } from './cache/front';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { stringifyResult } from './cache/stored-json';
+import { expectPassThrough, passThroughCheck } from './result-shaping/pass-through';
 import { installCompiledResultShaping } from './result-shaping/install';
 import { registerCors } from './cors';
 import {
@@ -116,6 +117,12 @@ export async function buildApp(
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.hook,
     experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
+    // A plan that is one fetch asking what the client asked lets its answer pass through, checked
+    // but not rebuilt (result-shaping/pass-through.ts).
+    experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
+      const check = passThroughCheck(queryPlan, operationContext.operation, operationContext.schema);
+      if (check) expectPassThrough(requestContext.context, check);
+    },
     buildService: ({ name, url }) =>
       name === CACHE_SUBGRAPH
         ? local.dataSource

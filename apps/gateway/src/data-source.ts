@@ -9,6 +9,7 @@ import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { tracingEnabled } from '@fleetgraph/service-kit';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
+import { holdForPassThrough } from './result-shaping/pass-through';
 
 /** One keep-alive undici Pool per subgraph origin, shared by every data source, and their close. */
 export interface SubgraphPools {
@@ -148,16 +149,23 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
   async process(options: ProcessOptions): Promise<GatewayGraphQLResponse> {
     const body = requestBody(options);
     const key = this.collapseKey(options, body);
-    if (!key) return this.processOnce(options, body);
+    if (!key) return this.passing(options, await this.processOnce(options, body));
     const pending = this.inFlight.get(key);
     if (pending) {
       this.options.metrics?.subgraphCollapsed(this.options.name);
       this.options.onCollapsed?.(this.options.name);
-      return copyOf(await pending);
+      return this.passing(options, copyOf(await pending));
     }
     const call = this.processOnce(options, body).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, call);
-    return call;
+    return this.passing(options, await call);
+  }
+
+  /** The caller's answer, held for shaping to pass through when its plan allows (pass-through.ts). */
+  private passing(options: ProcessOptions, answer: GatewayGraphQLResponse): GatewayGraphQLResponse {
+    if (holdForPassThrough(options.context, answer, answerTexts.get(answer)))
+      this.options.metrics?.subgraphPassedThrough(this.options.name);
+    return answer;
   }
 
   private collapseKey(options: ProcessOptions, body: string): string | undefined {
@@ -270,7 +278,7 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** The text each parsed subgraph answer was read from (collapsed callers parse their own copy). */
+/** The text each parsed subgraph answer (or a collapsed caller's copy) was read from. */
 const answerTexts = new WeakMap<GatewayGraphQLResponse, string>();
 
 /**
@@ -280,7 +288,10 @@ const answerTexts = new WeakMap<GatewayGraphQLResponse, string>();
  */
 function copyOf(answer: GatewayGraphQLResponse): GatewayGraphQLResponse {
   const text = answerTexts.get(answer);
-  return text === undefined ? structuredClone(answer) : (JSON.parse(text) as GatewayGraphQLResponse);
+  if (text === undefined) return structuredClone(answer);
+  const copy = JSON.parse(text) as GatewayGraphQLResponse;
+  answerTexts.set(copy, text);
+  return copy;
 }
 
 function bearerOf(context: object): string | undefined {

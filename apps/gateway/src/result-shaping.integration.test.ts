@@ -31,3 +31,36 @@ test('the gateway shapes subgraph answers with the compiled result shaping', asy
   assert.equal(JSON.stringify(data), '{"account":{"kind":"Account","email":"shaping@example.test"}}');
   assert.equal(stubs.calls(), 1);
 });
+
+const passedThrough = async (app: Awaited<ReturnType<StubbedGateways['gateway']>>) => {
+  const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  const line = metrics
+    .split('\n')
+    .find((l) => l.startsWith('gateway_subgraph_answers_passed_through_total{'));
+  return line ? Number(line.split(' ').pop()) : 0;
+};
+
+test('a single-fetch answer with exactly the fields asked is sent as the subgraph wrote it', async () => {
+  const app = await stubs.gateway({ RATE_LIMIT_PER_MINUTE: '0' });
+  const token = await stubs.issuer.token({ uid: 'passing', email: 'passing@example.test' });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: { query: '{ account { email } }' },
+  });
+  assert.equal(response.statusCode, 200);
+  assert.equal(response.body.trim(), '{"data":{"account":{"email":"passing@example.test"}}}');
+  assert.equal(await passedThrough(app), 1);
+});
+
+test('an answer with a field the client did not ask for is shaped: the field never reaches the client', async () => {
+  const app = await stubs.gateway({ RATE_LIMIT_PER_MINUTE: '0' });
+  const token = await stubs.issuer.token({ uid: 'asking', email: 'asking@example.test' });
+  // The stub answers { account { email } } whatever it is asked.
+  const { status, data, errors } = await injectGraphQL(app, '{ account { id } }', { token });
+  assert.equal(status, 200);
+  assert.ok(data && typeof data === 'object', 'the query was answered');
+  assert.ok(!JSON.stringify({ data, errors }).includes('asking@example.test'), 'the email stays out');
+  assert.equal(await passedThrough(app), 0);
+});

@@ -191,6 +191,57 @@ describe('one graph over several subgraphs', () => {
   });
 });
 
+describe('answers passed through (result-shaping/pass-through.ts)', () => {
+  const passedThrough = async () => {
+    const metrics = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
+    const line = metrics
+      .split('\n')
+      .find((l) => l.startsWith('gateway_subgraph_answers_passed_through_total{subgraph="fleet-core"}'));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+  const post = async (url: string, query: string, headers: Record<string, string>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    });
+    assert.equal(response.status, 200);
+    return response.text();
+  };
+
+  test('a page one subgraph answers is that subgraph’s own answer, sent as it came', async () => {
+    const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+    const query =
+      '{ devices(pageSize: 37) { count list { id status owner { fullName } currentVehicle { plate make model } groups { list { label } } } } }';
+    const before = await passedThrough();
+    const viaGateway = await post(stack.platform.urls.graphql, query, { authorization: `Bearer ${token}` });
+    const direct = await post(stack.platform.urls.subgraphs['fleet-core']!, query, {
+      authorization: `Bearer ${token}`,
+      ...stack.platform.subgraphHeaders,
+    });
+    assert.equal(JSON.parse(direct).data.devices.list.length, 37, 'the subgraph answered the page');
+    assert.equal(viaGateway.trim(), direct);
+    assert.equal(await passedThrough(), before + 1);
+  });
+
+  test('a page that another subgraph extends is shaped from both answers', async () => {
+    const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
+    const before = await passedThrough();
+    const res = await postGraphQL(
+      stack.platform.urls.graphql,
+      '{ devices(pageSize: 5) { list { id currentVehicle { plate inspectionReports(pageSize: 1) { count } } } } }',
+      { token },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    const vehicles = res
+      .data!.devices.list.map((d: { currentVehicle: unknown }) => d.currentVehicle)
+      .filter(Boolean);
+    assert.ok(vehicles.length > 0);
+    for (const vehicle of vehicles) assert.equal(typeof vehicle.inspectionReports.count, 'number');
+    assert.equal(await passedThrough(), before);
+  });
+});
+
 describe('paging through the gateway', () => {
   test('pageSize is respected and walking next visits every device once', async () => {
     const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);

@@ -20,6 +20,8 @@ export interface GatewayMetrics {
   subgraphFetch(subgraph: string, outcome: SubgraphFetchOutcome, seconds: number): void;
   /** A subgraph call answered by an identical call already in flight (data-source.ts). */
   subgraphCollapsed(subgraph: string): void;
+  /** A subgraph answer sent to the client as it came, checked but not rebuilt (result-shaping/pass-through.ts). */
+  subgraphPassedThrough(subgraph: string): void;
   /** One response-cache lookup (called by the response cache). */
   cacheLookup(result: CacheLookupResult): void;
   /** A lookup the Redis store answered from this process (cache/near-cache.ts). */
@@ -89,6 +91,12 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     labelNames: ['subgraph'] as const,
     registers: [registry],
   });
+  const passedThrough = new Counter({
+    name: 'gateway_subgraph_answers_passed_through_total',
+    help: 'Subgraph answers sent to the client as they came (a single-fetch plan asking what the client asked, the answer checked against it), by subgraph',
+    labelNames: ['subgraph'] as const,
+    registers: [registry],
+  });
   const cacheLookups = new Counter({
     name: 'gateway_cache_lookups_total',
     help: 'Response cache lookups, by result (hit, miss, bypass)',
@@ -134,6 +142,9 @@ export function createGatewayMetrics(options: MetricsOptions = {}): GatewayMetri
     },
     subgraphCollapsed(subgraph) {
       subgraphCollapsed.inc({ subgraph });
+    },
+    subgraphPassedThrough(subgraph) {
+      passedThrough.inc({ subgraph });
     },
     subgraphFetch(subgraph, outcome, seconds) {
       subgraphDuration.observe({ subgraph }, seconds);
