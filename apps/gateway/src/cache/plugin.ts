@@ -29,7 +29,7 @@ import type { UserContext } from '@fleetgraph/auth';
 import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
 import { currentEntry, type CacheStore } from './store';
 import type { CacheFront } from './front';
-import { storedResult } from './stored-json';
+import { storedBody, storedResult } from './stored-json';
 
 /** The subgraph name the gateway serves itself (tools/compose composes it like the others). */
 export const CACHE_SUBGRAPH = 'gateway';
@@ -189,7 +189,7 @@ export function responseCachePlugin<C extends CacheContext>(
           await store.store(
             state.scopeKey,
             state.key,
-            { epoch: state.epoch ?? '', body: JSON.stringify({ data }) },
+            { epoch: state.epoch ?? '', body: storedBody(data) },
             state.settings.ttl * 1000,
           );
           served();

@@ -1,9 +1,10 @@
 /**
  * A cache hit answered from the stored bytes: the stored `data` text goes into the response as it
  * is, without JSON.parse and re-serialisation (a quarter of a hit's CPU on the devices page).
- * The hit's result carries `data` as a StoredJson; the server's stringifyResult writes its text
- * verbatim. Anything else that serialises it (JSON.stringify) gets the parsed value through
- * toJSON, so it is correct everywhere, and fast where it matters.
+ * So does a subgraph answer passed through (result-shaping/pass-through.ts), and a miss stores
+ * that text as it is. The result carries `data` as a StoredJson; the server's stringifyResult
+ * writes its text verbatim. Anything else that serialises it (JSON.stringify) gets the parsed
+ * value through toJSON, so it is correct everywhere, and fast where it matters.
  */
 import type { FormattedExecutionResult } from 'graphql';
 
@@ -28,6 +29,11 @@ export function storedResult(body: string): FormattedExecutionResult {
   if (body.startsWith(DATA_PREFIX) && body.endsWith('}'))
     return { data: new StoredJson(body.slice(DATA_PREFIX.length, -1)) as never };
   return JSON.parse(body) as FormattedExecutionResult;
+}
+
+/** The body the cache stores for an answer's `data`: its text as it is when it is StoredJson. */
+export function storedBody(data: unknown): string {
+  return data instanceof StoredJson ? `${DATA_PREFIX}${data.text}}` : JSON.stringify({ data });
 }
 
 /**
