@@ -3,3 +3,4 @@ export { dataOf, injectGraphQL, postGraphQL, createStatementCounter, type GraphQ
 export { startFaultProxy, type FaultProxy } from './fault-proxy';
 export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, type PlanNode } from './plans';
 export { allPages, type PageRead } from './pages';
+export { seededRandom } from './random';

@@ -13,6 +13,7 @@ import {
   type Type,
 } from '@apollo/federation-internals';
 import { parse } from 'graphql';
+import { seededRandom } from '@fleetgraph/testing';
 import { computeResponse } from './compiled-shaping';
 import { apolloComputeResponse, compiledShapingInstalled, installCompiledResultShaping } from './install';
 
@@ -103,18 +104,6 @@ function operationOf(name: string): Operation {
   return operationFromDocument(schema, parse(OPERATIONS[name]!), { validate: true });
 }
 
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WRONG_LEAVES: unknown[] = ['x', 'CLOSED', 'OPENED', 1, 1.5, -0, Number.NaN, true, '12', { a: 1 }, [1]];
 
 /**
@@ -196,7 +185,7 @@ function compareWithApollo(seed: number, count: number, corrupt: number): { name
   const answers: { name: string; ours: string }[] = [];
   for (const name of Object.keys(OPERATIONS)) {
     const operation = operationOf(name);
-    const next = random(seed);
+    const next = seededRandom(seed);
     for (let i = 0; i < count; i++) {
       const input = generate(
         operation.selectionSet,

@@ -24,6 +24,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { repoRoot } from '@fleetgraph/service-kit';
+import { seededRandom } from '@fleetgraph/testing';
 import { StoredJson } from '../cache/stored-json';
 import { computeResponse } from './compiled-shaping';
 import { apolloComputeResponse } from './install';
@@ -122,56 +123,22 @@ const ANSWER = {
 test('an answer passes only with exactly the selected keys, in order, and valid values', () => {
   const check = checkOf(ITEMS)!;
   assert.equal(check(structuredClone(ANSWER)), true);
-  const broken = (change: (answer: typeof ANSWER & Record<string, unknown>) => void) => {
-    const answer = structuredClone(ANSWER) as typeof ANSWER & Record<string, unknown>;
+  const broken: Array<[string, (answer: Record<string, any>) => void]> = [
+    ['a missing key', (a) => delete a.me.age],
+    ['a key not asked for', (a) => (a.me.secret = 1)],
+    ['another order', (a) => (a.me = { age: 41, id: 'u' })],
+    ['null where non-null', (a) => (a.items[0].name = null)],
+    ['no such enum value', (a) => (a.items[0].status = 'OPENED')],
+    ['a number for a String', (a) => (a.items[0].name = 7)],
+    ['an Int out of range', (a) => (a.me.age = 2 ** 31)],
+    ['a string for a Float', (a) => (a.items[1].score = 'NaN')],
+    ['an object for a list', (a) => (a.items = {})],
+  ];
+  for (const [why, change] of broken) {
+    const answer = structuredClone(ANSWER) as Record<string, any>;
     change(answer);
-    return check(answer);
-  };
-  assert.equal(
-    broken((a) => delete (a.me as Partial<typeof a.me>).age),
-    false,
-    'a missing key',
-  );
-  assert.equal(
-    broken((a) => Object.assign(a.me, { secret: 1 })),
-    false,
-    'a key not asked for',
-  );
-  assert.equal(
-    broken((a) => (a.me = { age: 41, id: 'u' })),
-    false,
-    'another order',
-  );
-  assert.equal(
-    broken((a) => ((a.items[0] as Record<string, unknown>).name = null)),
-    false,
-    'null where non-null',
-  );
-  assert.equal(
-    broken((a) => ((a.items[0] as Record<string, unknown>).status = 'OPENED')),
-    false,
-    'no such enum value',
-  );
-  assert.equal(
-    broken((a) => ((a.items[0] as Record<string, unknown>).name = 7)),
-    false,
-    'a number for a String',
-  );
-  assert.equal(
-    broken((a) => ((a.me as Record<string, unknown>).age = 2 ** 31)),
-    false,
-    'an Int out of range',
-  );
-  assert.equal(
-    broken((a) => ((a.items[1] as Record<string, unknown>).score = 'NaN')),
-    false,
-    'a string for a Float',
-  );
-  assert.equal(
-    broken((a) => ((a as Record<string, unknown>).items = {})),
-    false,
-    'an object for a list',
-  );
+    assert.equal(check(answer), false, why);
+  }
   const typename = checkOf('{ me { __typename id } }')!;
   assert.equal(typename({ me: { __typename: 'User', id: 'u' } }), true);
   assert.equal(typename({ me: { __typename: 'Item', id: 'u' } }), false, 'another type’s name');
@@ -219,18 +186,6 @@ test('a held answer is answered as the subgraph’s text; anything else is shape
   assert.ok(!(shaped.data instanceof StoredJson));
   assert.equal(JSON.stringify(shaped.data), JSON.stringify({ count: 3, ...ANSWER }));
 });
-
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WRONG = ['x', 'OPENED', 1, 1.5, 2 ** 40, Number.NaN, true, { a: 1 }, [1], null];
 
@@ -296,7 +251,7 @@ test('whenever an answer passes, Apollo’s own shaping gives the same JSON and 
   for (const query of queries) {
     const check = checkOf(query)!;
     const operation = operationOf(query);
-    const next = random(query.length);
+    const next = seededRandom(query.length);
     for (let i = 0; i < 2500; i++) {
       const data = generate(
         operation.selectionSet,
