@@ -118,11 +118,15 @@ export async function buildApp(
     supergraphSdl: supergraph.hook,
     experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
     // A plan that is one fetch asking what the client asked lets its answer pass through, checked
-    // but not rebuilt (result-shaping/pass-through.ts).
-    experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
-      const check = passThroughCheck(queryPlan, operationContext.operation, operationContext.schema);
-      if (check) expectPassThrough(requestContext.context, check);
-    },
+    // but not rebuilt (result-shaping/pass-through.ts); the compiled shaping is what sends it.
+    ...(shaping.installed
+      ? {
+          experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
+            const check = passThroughCheck(queryPlan, operationContext.operation, operationContext.schema);
+            if (check) expectPassThrough(requestContext.context, check);
+          },
+        }
+      : {}),
     buildService: ({ name, url }) =>
       name === CACHE_SUBGRAPH
         ? local.dataSource
