@@ -38,6 +38,18 @@ async function behavesAsARevocationList(list: RevocationList) {
   assert.equal(await list.isRevoked(expired), false, 'an already expired token is not stored');
 }
 
+/** Removes what a test wrote under its own prefix (the keys would otherwise live an hour). */
+async function deleteKeys(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const raw = new Redis(REDIS_URL);
+  try {
+    const keys = await raw.keys(`${prefix}*`);
+    if (keys.length > 0) await raw.del(...keys);
+  } finally {
+    await raw.quit();
+  }
+}
+
 describe('createRevocationList', () => {
   test('in memory', async () => {
     const list = createRevocationList();
@@ -63,6 +75,7 @@ describe('createRevocationList', () => {
     } finally {
       await writer.close();
       await reader.close();
+      await deleteKeys(prefix);
     }
   });
 
