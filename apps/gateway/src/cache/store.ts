@@ -8,6 +8,9 @@
  *   pressure) gets a fresh one, so a lost record can only cause misses, never revive entries a
  *   flush had hidden;
  * - entries: a serialized response with the epoch it was stored under, expiring after its ttl.
+ * In Redis an epoch record expires a day after it was set (EPOCH_TTL_MS), so the scopes of logins
+ * long gone do not pile up (one record per login that turned caching on, in a Redis that may not
+ * evict); a scope still in use then reads its entries as misses once, like an evicted record.
  * A store never throws: an unavailable Redis reads as "nothing cached" and writes are skipped,
  * so the request is answered by the subgraphs (bypass).
  */
@@ -58,6 +61,9 @@ export async function currentEntry(
 
 /** Responses larger than this are not cached (they still run). */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
+
+/** How long a scope's epoch record lives in Redis (see the top of this file). */
+export const EPOCH_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface Timed<T> {
   value: T;
@@ -252,7 +258,7 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
           // First use of the scope, or its record was evicted: a fresh epoch (another gateway
           // may set one at the same moment; the first write wins).
           const fresh = newEpoch();
-          epoch = (await redis.set(epochKey(scopeKey), fresh, 'NX'))
+          epoch = (await redis.set(epochKey(scopeKey), fresh, 'PX', EPOCH_TTL_MS, 'NX'))
             ? fresh
             : await redis.get(epochKey(scopeKey));
         }
@@ -272,12 +278,12 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
     bumpEpoch: (scopeKey) =>
       attempt('softFlush', undefined, async () => {
         near?.drop([epochKey(scopeKey)]);
-        await redis.set(epochKey(scopeKey), newEpoch());
+        await redis.set(epochKey(scopeKey), newEpoch(), 'PX', EPOCH_TTL_MS);
       }),
     flush: (scopeKey) =>
       attempt('flush', undefined, async () => {
         near?.drop([epochKey(scopeKey)]);
-        await redis.set(epochKey(scopeKey), newEpoch());
+        await redis.set(epochKey(scopeKey), newEpoch(), 'PX', EPOCH_TTL_MS);
         const pattern = `${entryKey(scopeKey, '')}*`;
         let cursor = '0';
         do {
