@@ -34,17 +34,20 @@
  *     BENCH_MODES (direct,uncached,cached,ceiling,relay,hive,hive-nodedup),
  *     BENCH_PROFILE_DIR: the processes whose entry path contains BENCH_PROFILE_MATCH (default: all)
  *     write a V8 CPU profile there when they exit (cpu-profile.ts; read with cpu-profile-top.ts);
- *     REDIS_URL: the gateway's cache and revocation list in Redis (else in memory);
+ *     REDIS_URL: the gateway's cache (under a prefix of the run's own, deleted when it ends) and
+ *     revocation list in Redis (else in memory);
  *     BENCH_BASELINE: another checkout of the repository (e.g. `git worktree add /tmp/base HEAD~3`,
  *     with node_modules): its gateway runs beside ours on the same subgraphs, as the modes
  *     base-uncached and base-cached, so a change to the gateway is measured before/after in one
  *     interleaved run (add them to BENCH_MODES; they are off unless BENCH_BASELINE is set).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
@@ -210,6 +213,25 @@ async function drive(target: Target, tokens: string[], bodies: string[], seconds
 
 type Peer = { url: string; child: ChildProcess; stop(): Promise<void> };
 
+/** This run's query cache keys in Redis (its gateways' own prefixes), deleted when it ends. */
+const REDIS_PREFIX = `fleetgraph:bench:${randomUUID()}:`;
+
+/** Deletes what this run's gateways stored in Redis. */
+async function deleteRedisKeys(): Promise<void> {
+  if (!process.env.REDIS_URL) return;
+  const redis = new Redis(process.env.REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
 /** A peer script of tools/bench/src in its own process, on a free port; ready once it answers a query. */
 async function startPeer(
   script: string,
@@ -294,7 +316,7 @@ async function startBaselineGateway(
         SSO_ISSUER: platform.urls.sso,
         SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER],
         DATABASE_URL: platform.databaseUrl,
-        QUERY_CACHE_PREFIX: 'fleetgraph:bench-baseline-cache:',
+        QUERY_CACHE_PREFIX: `${REDIS_PREFIX}baseline-cache:`,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
@@ -382,6 +404,7 @@ const platform = await startPlatform({
     // High enough never to throttle the benchmark; the limiter still runs on every request.
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_BURST: '100000000',
+    QUERY_CACHE_PREFIX: `${REDIS_PREFIX}cache:`,
     ...profileEnv,
   },
   dataDir: dir,
@@ -635,6 +658,7 @@ try {
   await ceiling?.stop();
   await relay?.stop();
   await platform.close();
+  await deleteRedisKeys();
   rmSync(dir, { recursive: true, force: true });
   await database.close();
 }
