@@ -14,6 +14,7 @@ import {
 } from '@apollo/federation-internals';
 import { parse } from 'graphql';
 import { seededRandom } from '@fleetgraph/testing';
+import { leafValue } from '../testing/generated-data';
 import { computeResponse } from './compiled-shaping';
 import { apolloComputeResponse, compiledShapingInstalled, installCompiledResultShaping } from './install';
 
@@ -158,22 +159,7 @@ function value(
   }
   if (isCompositeType(type)) return generate(selectionSet!, type, next, corrupt);
   if (next() < corrupt) return WRONG_LEAVES[Math.floor(next() * WRONG_LEAVES.length)];
-  switch (type.name) {
-    case 'ID':
-      return next() < 0.5 ? String(Math.floor(next() * 100)) : Math.floor(next() * 100);
-    case 'Int':
-      return Math.floor(next() * 1000) - 500;
-    case 'Float':
-      return next() * 10;
-    case 'Boolean':
-      return next() < 0.5;
-    case 'Status':
-      return next() < 0.5 ? 'OPEN' : 'CLOSED';
-    case 'DateTime':
-      return '2026-11-26T10:00:00Z';
-    default:
-      return `s${Math.floor(next() * 10)}`;
-  }
+  return leafValue(type.name, next);
 }
 
 /**
