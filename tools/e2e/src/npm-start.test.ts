@@ -69,7 +69,7 @@ async function stop(started: Started, pgPort: string): Promise<void> {
     code === 0 || signal === 'SIGINT' || code === 130,
     `npm start ended with code ${code}, signal ${signal}`,
   );
-  assert.doesNotMatch(started.stderr(), /shutdown failed|Error/, started.stderr());
+  assert.doesNotMatch(started.stderr(), /shutdown failed|Error|terminating connection/, started.stderr());
   await waitFor(
     () => !existsSync(join(dataDir, 'pg', 'postmaster.pid')),
     'PostgreSQL shut down (postmaster.pid removed)',
