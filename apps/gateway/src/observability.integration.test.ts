@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { readSdl } from '@fleetgraph/subgraph-kit';
-import { createTestIssuer, injectGraphQL, type TestIssuer } from '@fleetgraph/testing';
+import { createTestIssuer, injectGraphQL, metricSample, type TestIssuer } from '@fleetgraph/testing';
 import { CACHE_SCHEMA_DIR, CACHE_SUBGRAPH } from './cache/plugin';
 import {
   composeSupergraph,
@@ -60,12 +60,6 @@ after(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-/** value of one sample line `name{labels} value` in the Prometheus text format */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
 describe('GET /metrics', () => {
   let app: FastifyInstance;
   let text: string;
@@ -92,42 +86,45 @@ describe('GET /metrics', () => {
   });
 
   test('requests and latency per operation name; unnamed is "anonymous", names past the cap are "other"', () => {
-    assert.equal(sample(text, 'gateway_requests_total{operation="Named",status="200"}'), 2);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="Named",status="200"}'), 2);
     // Refused before parsing (no token): one label for all of them, whatever name they sent.
-    assert.equal(sample(text, 'gateway_requests_total{operation="unauthenticated",status="401"}'), 6);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="unauthenticated",status="401"}'), 6);
     assert.doesNotMatch(text, /operation="Junk/);
-    assert.equal(sample(text, 'gateway_requests_total{operation="anonymous",status="200"}'), 1);
-    assert.equal(sample(text, 'gateway_requests_total{operation="Partial",status="200"}'), 1);
-    assert.equal(sample(text, 'gateway_requests_total{operation="Bad",status="400"}'), 1);
-    assert.equal(sample(text, 'gateway_requests_total{operation="other",status="200"}'), 1);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="anonymous",status="200"}'), 1);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="Partial",status="200"}'), 1);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="Bad",status="400"}'), 1);
+    assert.equal(metricSample(text, 'gateway_requests_total{operation="other",status="200"}'), 1);
     assert.doesNotMatch(text, /operation="Late"/);
-    assert.equal(sample(text, 'gateway_request_duration_seconds_count{operation="Named"}'), 2);
-    assert.equal(sample(text, 'gateway_request_duration_seconds_bucket{le="+Inf",operation="Named"}'), 2);
-    assert.ok((sample(text, 'gateway_request_duration_seconds_sum{operation="Named"}') ?? 0) > 0);
+    assert.equal(metricSample(text, 'gateway_request_duration_seconds_count{operation="Named"}'), 2);
+    assert.equal(
+      metricSample(text, 'gateway_request_duration_seconds_bucket{le="+Inf",operation="Named"}'),
+      2,
+    );
+    assert.ok((metricSample(text, 'gateway_request_duration_seconds_sum{operation="Named"}') ?? 0) > 0);
   });
 
   test('subgraph fetch latency per subgraph and errors per subgraph and reason', () => {
     // Named x2, anonymous, Partial, Late: five calls to alpha; one (failed) call to beta.
-    assert.equal(sample(text, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="alpha"}'), 5);
-    assert.equal(sample(text, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="beta"}'), 1);
+    assert.equal(metricSample(text, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="alpha"}'), 5);
+    assert.equal(metricSample(text, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="beta"}'), 1);
     assert.equal(
-      sample(text, 'gateway_subgraph_fetch_errors_total{subgraph="beta",reason="unavailable"}'),
+      metricSample(text, 'gateway_subgraph_fetch_errors_total{subgraph="beta",reason="unavailable"}'),
       1,
     );
     assert.doesNotMatch(text, /gateway_subgraph_fetch_errors_total\{subgraph="alpha"/);
   });
 
   test('GraphQL errors by extensions.code', () => {
-    assert.equal(sample(text, 'gateway_graphql_errors_total{code="SUBGRAPH_UNAVAILABLE"}'), 1);
-    assert.equal(sample(text, 'gateway_graphql_errors_total{code="GRAPHQL_VALIDATION_FAILED"}'), 1);
-    assert.equal(sample(text, 'gateway_graphql_errors_total{code="UNAUTHENTICATED"}'), 6);
+    assert.equal(metricSample(text, 'gateway_graphql_errors_total{code="SUBGRAPH_UNAVAILABLE"}'), 1);
+    assert.equal(metricSample(text, 'gateway_graphql_errors_total{code="GRAPHQL_VALIDATION_FAILED"}'), 1);
+    assert.equal(metricSample(text, 'gateway_graphql_errors_total{code="UNAUTHENTICATED"}'), 6);
   });
 
   test('cache lookups: with caching never turned on for the login, every answered operation bypasses', () => {
     // Named x2, anonymous, Partial, Bad, Late reach the cache plugin; the 401 stops before it.
-    assert.equal(sample(text, 'gateway_cache_lookups_total{result="bypass"}'), 6);
-    assert.equal(sample(text, 'gateway_cache_lookups_total{result="hit"}'), 0);
-    assert.equal(sample(text, 'gateway_cache_lookups_total{result="miss"}'), 0);
+    assert.equal(metricSample(text, 'gateway_cache_lookups_total{result="bypass"}'), 6);
+    assert.equal(metricSample(text, 'gateway_cache_lookups_total{result="hit"}'), 0);
+    assert.equal(metricSample(text, 'gateway_cache_lookups_total{result="miss"}'), 0);
   });
 
   test('process metrics are exported', () => {
@@ -156,11 +153,11 @@ describe('GET /metrics', () => {
     // The cache command's own response is cached with its settings (a miss) like the next query.
     assert.deepEqual(headers, ['miss', 'miss', 'hit']);
     const metrics = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
-    assert.equal(sample(metrics, 'gateway_cache_lookups_total{result="bypass"}'), 0);
-    assert.equal(sample(metrics, 'gateway_cache_lookups_total{result="miss"}'), 2);
-    assert.equal(sample(metrics, 'gateway_cache_lookups_total{result="hit"}'), 1);
+    assert.equal(metricSample(metrics, 'gateway_cache_lookups_total{result="bypass"}'), 0);
+    assert.equal(metricSample(metrics, 'gateway_cache_lookups_total{result="miss"}'), 2);
+    assert.equal(metricSample(metrics, 'gateway_cache_lookups_total{result="hit"}'), 1);
     // The hit called no subgraph.
-    assert.equal(sample(metrics, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="alpha"}'), 1);
+    assert.equal(metricSample(metrics, 'gateway_subgraph_fetch_duration_seconds_count{subgraph="alpha"}'), 1);
   });
 
   test('with METRICS_TOKEN, /metrics needs the token', async () => {

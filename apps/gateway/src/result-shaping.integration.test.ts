@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { injectGraphQL } from '@fleetgraph/testing';
+import { injectGraphQL, metricSample } from '@fleetgraph/testing';
 import { compiledShapingInstalled } from './result-shaping/install';
 import { stubbedGateways, type StubbedGateways } from './stub-subgraph.test-support';
 
@@ -32,13 +32,11 @@ test('the gateway shapes subgraph answers with the compiled result shaping', asy
   assert.equal(stubs.calls(), 1);
 });
 
-const passedThrough = async (app: Awaited<ReturnType<StubbedGateways['gateway']>>) => {
-  const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-  const line = metrics
-    .split('\n')
-    .find((l) => l.startsWith('gateway_subgraph_answers_passed_through_total{'));
-  return line ? Number(line.split(' ').pop()) : 0;
-};
+const passedThrough = async (app: Awaited<ReturnType<StubbedGateways['gateway']>>) =>
+  metricSample(
+    (await app.inject({ method: 'GET', url: '/metrics' })).body,
+    'gateway_subgraph_answers_passed_through_total{subgraph="fleet-core"}',
+  ) ?? 0;
 
 test('a single-fetch answer with exactly the fields asked is sent as the subgraph wrote it', async () => {
   const app = await stubs.gateway({ RATE_LIMIT_PER_MINUTE: '0' });

@@ -4,3 +4,4 @@ export { startFaultProxy, type FaultProxy } from './fault-proxy';
 export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, type PlanNode } from './plans';
 export { allPages, type PageRead } from './pages';
 export { seededRandom } from './random';
+export { metricSample } from './metrics';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { postGraphQL } from '@fleetgraph/testing';
+import { metricSample, postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { curlCommands } from '@fleetgraph/start';
 import { startStack, type Stack } from './stack';
@@ -192,13 +192,12 @@ describe('one graph over several subgraphs', () => {
 });
 
 describe('answers passed through (result-shaping/pass-through.ts)', () => {
-  const passedThrough = async () => {
-    const metrics = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
-    const line = metrics
-      .split('\n')
-      .find((l) => l.startsWith('gateway_subgraph_answers_passed_through_total{subgraph="fleet-core"}'));
-    return line ? Number(line.split(' ').pop()) : 0;
-  };
+  const passedThrough = async () =>
+    metricSample(
+      await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text(),
+      'gateway_subgraph_answers_passed_through_total{subgraph="fleet-core"}',
+    ) ?? 0;
+
   const post = async (url: string, query: string, headers: Record<string, string>) => {
     const response = await fetch(url, {
       method: 'POST',

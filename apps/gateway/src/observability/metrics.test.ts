@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { metricSample } from '@fleetgraph/testing';
 import { createGatewayMetrics } from './metrics';
 
-const value = async (metrics: ReturnType<typeof createGatewayMetrics>, series: string) => {
-  const line = (await metrics.registry.metrics()).split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-};
+const value = async (metrics: ReturnType<typeof createGatewayMetrics>, series: string) =>
+  metricSample(await metrics.registry.metrics(), series);
 
 test('operation labels: unnamed is anonymous, non-GraphQL names are invalid, past the cap other', () => {
   const metrics = createGatewayMetrics({ maxOperations: 2, processMetrics: false });
