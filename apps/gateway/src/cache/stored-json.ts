@@ -22,12 +22,20 @@ export class StoredJson {
 const DATA_PREFIX = '{"data":';
 
 /**
+ * The text of `data` in a response body written as `{"data":...}` (by the cache, or by a subgraph
+ * whose answer has nothing else); undefined for a body of another shape.
+ */
+export function dataText(body: string): string | undefined {
+  return body.startsWith(DATA_PREFIX) && body.endsWith('}') ? body.slice(DATA_PREFIX.length, -1) : undefined;
+}
+
+/**
  * The `data` of a stored response body (`{"data":...}`, as the cache writes it) as StoredJson; a
  * body of another shape is parsed.
  */
 export function storedResult(body: string): FormattedExecutionResult {
-  if (body.startsWith(DATA_PREFIX) && body.endsWith('}'))
-    return { data: new StoredJson(body.slice(DATA_PREFIX.length, -1)) as never };
+  const data = dataText(body);
+  if (data !== undefined) return { data: new StoredJson(data) as never };
   return JSON.parse(body) as FormattedExecutionResult;
 }
 

@@ -40,7 +40,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { StoredJson } from '../cache/stored-json';
+import { dataText, StoredJson } from '../cache/stored-json';
 
 /** The part of a query plan this module reads (@apollo/query-planner's QueryPlan). */
 export interface PlanLike {
@@ -207,15 +207,14 @@ export function expectPassThrough(context: object, check: AnswerCheck): void {
 /** The answers held for their request's shaping, by their `data`'s first value (see passedThrough). */
 const held = new WeakMap<object, { data: Record<string, unknown>; text: string }>();
 
-const DATA_PREFIX = '{"data":{';
-
 /**
  * Holds a subgraph answer (parsed from `text`) for shaping to pass through, when its request
  * expects one and the answer is exactly what the client asked. True when held.
  */
 export function holdForPassThrough(context: object, answer: object, text: string | undefined): boolean {
   const check = expected.get(context);
-  if (!check || text === undefined || !text.startsWith(DATA_PREFIX) || !text.endsWith('}')) return false;
+  const dataOnly = check && text !== undefined ? dataText(text) : undefined;
+  if (!check || dataOnly === undefined) return false;
   const data = (answer as { data?: unknown }).data;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
   let keys = 0;
@@ -224,7 +223,7 @@ export function holdForPassThrough(context: object, answer: object, text: string
   const first = firstValue(data);
   if (!first || typeof first !== 'object') return false;
   if (!check(data as Record<string, unknown>)) return false;
-  held.set(first, { data: data as Record<string, unknown>, text: text.slice(DATA_PREFIX.length - 1, -1) });
+  held.set(first, { data: data as Record<string, unknown>, text: dataOnly });
   return true;
 }
 
