@@ -239,6 +239,11 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
   const read = near
     ? near.read
     : (epoch: string, entry: string): Promise<(string | null)[]> => redis.mget(epoch, entry);
+  /** A new epoch for the scope (softFlush, flush): its entries stored before no longer count. */
+  const renewEpoch = async (scopeKey: string) => {
+    near?.drop([epochKey(scopeKey)]);
+    await redis.set(epochKey(scopeKey), newEpoch(), 'PX', EPOCH_TTL_MS);
+  };
   return {
     available: () => redis.status === 'ready',
     getSettings: (tokenId) =>
@@ -275,15 +280,10 @@ export function redisCacheStore(options: RedisStoreOptions): CacheStore {
       attempt('touch', undefined, async () => {
         await redis.pexpire(entryKey(scopeKey, key), Math.max(1, Math.ceil(ttlMs)));
       }),
-    bumpEpoch: (scopeKey) =>
-      attempt('softFlush', undefined, async () => {
-        near?.drop([epochKey(scopeKey)]);
-        await redis.set(epochKey(scopeKey), newEpoch(), 'PX', EPOCH_TTL_MS);
-      }),
+    bumpEpoch: (scopeKey) => attempt('softFlush', undefined, () => renewEpoch(scopeKey)),
     flush: (scopeKey) =>
       attempt('flush', undefined, async () => {
-        near?.drop([epochKey(scopeKey)]);
-        await redis.set(epochKey(scopeKey), newEpoch(), 'PX', EPOCH_TTL_MS);
+        await renewEpoch(scopeKey);
         const pattern = `${entryKey(scopeKey, '')}*`;
         let cursor = '0';
         do {
