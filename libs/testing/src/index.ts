@@ -5,3 +5,4 @@ export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, typ
 export { allPages, type PageRead } from './pages';
 export { seededRandom } from './random';
 export { metricSample } from './metrics';
+export { freePort } from './ports';

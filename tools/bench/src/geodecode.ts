@@ -4,7 +4,7 @@
  *
  *   npx tsx tools/bench/src/geodecode.ts            (BENCH_N requests per row, default 500)
  */
-import { freePort } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
 import { graphqlCall, measure, printRow, startBenchPlatform } from './harness';
 import { GEO_POINTS } from './geo-points';
 import { standaloneApp } from './process-memory';

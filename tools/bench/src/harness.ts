@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+import { startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
-import { postGraphQL } from '@fleetgraph/testing';
+import { freePort, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { login } from './load';
 

@@ -36,7 +36,7 @@ import { Pool } from 'undici';
 import { createKnex } from '@fleetgraph/db';
 import { createApplication, hashPassword } from '@fleetgraph/sso';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
-import { freePort } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { SignJWT, generateKeyPair } from 'jose';
 import { createKnex } from '@fleetgraph/db';
 import { buildApp, hashPassword, loadSsoConfig } from '@fleetgraph/sso';
-import { freePort } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import type { FormLoadInput } from './form-post-worker';
 

@@ -25,7 +25,8 @@ import { Pool } from 'undici';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
-import { freePort, startPlatform } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
+import { startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';
 import { cpuMs, drive, login, loopback, peakRssMb, type Target } from './load';
 

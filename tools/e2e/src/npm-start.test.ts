@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { repoRoot } from '@fleetgraph/service-kit';
-import { freePort } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-start-'));

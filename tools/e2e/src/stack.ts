@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
-import { freePort, startPlatform, type Platform } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
+import { startPlatform, type Platform } from '@fleetgraph/start';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { loadSubgraphManifests, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 

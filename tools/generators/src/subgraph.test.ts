@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { repoRoot } from '@fleetgraph/service-kit';
-import { freePort } from '@fleetgraph/start';
+import { freePort } from '@fleetgraph/testing';
 import { subgraphNames, subgraphFiles, nextPort } from './subgraph/files';
 import { copyWorkspace, type WorkspaceCopy } from './testing/workspace-copy';
 

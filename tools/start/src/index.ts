@@ -1,4 +1,3 @@
 export { startPlatform, type Platform, type PlatformOptions } from './platform';
 export { banner, curlCommands, BANNER_QUERY } from './banner';
-export { freePort } from './ports';
 export { inProcessRunner, processRunner, type RunningService } from './runners';

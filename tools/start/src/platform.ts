@@ -64,9 +64,6 @@ interface Context {
   portOf(name: string, fallback: number, envPrefix?: string): number;
 }
 
-/** PostgreSQL's SQLSTATE for a connection ended by a server shutdown. */
-const ADMIN_SHUTDOWN = '57P01';
-
 export async function startPlatform(options: PlatformOptions): Promise<Platform> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => {});
@@ -85,22 +82,18 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   // In one process, the SSO (writer), the gateway and the subgraphs (readers) share one
   // revocation list, following the SSO's published revocations in the database (plus Redis when
   // REDIS_URL is set). Separate processes each follow the database themselves.
-  let stopping = false;
   const revocations = options.processes
     ? undefined
     : createRevocationList({
         databaseUrl: database.url,
         ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-        onError: (error, operation) => {
-          // One line, not a stack. Ctrl-C reaches the embedded database too (same process
-          // group): while the platform stops, the database closing the listener is expected.
-          if (stopping && (error as { code?: string }).code === ADMIN_SHUTDOWN) return;
-          log(`revocations: ${operation}: ${(error as Error).message}`);
-        },
+        // One line, not a stack.
+        onError: (error, operation) => log(`revocations: ${operation}: ${(error as Error).message}`),
       });
   const services: RunningService[] = [];
+  // Services first, the database last (the embedded server runs in a session of its own, so a
+  // Ctrl-C reaches only this process): requests in flight finish against a live database.
   const close = async () => {
-    stopping = true;
     for (const service of [...services].reverse()) await service.close();
     await revocations?.close();
     await database.stop();

@@ -1,0 +1,107 @@
+/**
+ * The embedded server through its real binaries: it runs in a session of its own, so a Ctrl-C to
+ * its starter's process group does not reach it and the starter stops it when it is done; and it
+ * never outlives its starter, even one killed outright.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import pg from 'pg';
+import { freePort } from '@fleetgraph/testing';
+import { startEmbeddedPostgres } from './embedded';
+
+const linux = process.platform === 'linux';
+const dirs: string[] = [];
+const pids: number[] = [];
+after(() => {
+  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-embedded-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The server's pid, from PostgreSQL's own postmaster.pid. */
+function postmasterPid(dir: string): number {
+  const pid = Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  pids.push(pid);
+  return pid;
+}
+
+/** The session a process belongs to (/proc/<pid>/stat: state, ppid, pgrp, session after the name). */
+function sessionOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // the `postgres` user's, as root
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`not within 10 s: ${what}`);
+}
+
+test(
+  'the embedded server answers in a session of its own until its owner stops it',
+  { skip: !linux },
+  async () => {
+    const dir = dataDir();
+    const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+    const pid = postmasterPid(dir);
+    const client = new pg.Client(database.url);
+    await client.connect();
+    const { rows } = await client.query<{ encoding: string }>(
+      `select current_setting('server_encoding') as encoding`,
+    );
+    await client.end();
+    assert.deepEqual(rows, [{ encoding: 'UTF8' }]);
+
+    assert.notEqual(sessionOf(pid), sessionOf(process.pid), 'the server runs in a session of its own');
+
+    await database.stop();
+    assert.equal(alive(pid), false, 'stop() resolves once the server has exited');
+    assert.equal(existsSync(join(dir, 'pg', 'postmaster.pid')), false);
+  },
+);
+
+test('a starter killed outright (SIGKILL) takes its embedded server down', { skip: !linux }, async () => {
+  const dir = dataDir();
+  const script = [
+    `const { startEmbeddedPostgres } = await import(${JSON.stringify(new URL('./embedded.ts', import.meta.url).href)});`,
+    `await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dir)}, port: ${await freePort()} });`,
+    `console.log('ready');`,
+    `setInterval(() => {}, 1_000);`,
+  ].join('\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    void ended.then(({ code, signal }) => reject(new Error(`the starter ended first: ${code ?? signal}`)));
+  });
+  const pid = postmasterPid(dir);
+
+  child.kill('SIGKILL'); // no handler, no exit event: only the OS closing its pipes
+  assert.deepEqual(await ended, { code: null, signal: 'SIGKILL' });
+  await waitFor(() => !alive(pid), 'the server stopped');
+  assert.equal(existsSync(join(dir, 'pg', 'postmaster.pid')), false, 'a clean shutdown');
+});
