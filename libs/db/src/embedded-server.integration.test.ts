@@ -4,7 +4,7 @@
  * never outlives its starter, even one killed outright.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { freePort } from '@fleetgraph/testing';
 import { startEmbeddedPostgres } from './embedded';
+import { embeddedBinaries, serverUser } from './embedded-server';
 
 const linux = process.platform === 'linux';
 const dirs: string[] = [];
@@ -105,3 +106,25 @@ test('a starter killed outright (SIGKILL) takes its embedded server down', { ski
   await waitFor(() => !alive(pid), 'the server stopped');
   assert.equal(existsSync(join(dir, 'pg', 'postmaster.pid')), false, 'a clean shutdown');
 });
+
+test(
+  'a server restarted behind its keeper (pg_ctl restart, as npm run fault does) is stopped too',
+  { skip: !linux },
+  async () => {
+    const dir = dataDir();
+    const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+    const first = postmasterPid(dir);
+    const { pg_ctl } = await embeddedBinaries();
+    const log = join(dir, 'pg', 'restart.log');
+    execFileSync(pg_ctl, ['restart', '-D', join(dir, 'pg'), '-m', 'fast', '-w', '-l', log], {
+      ...(await serverUser()),
+      stdio: 'ignore',
+    });
+    const second = postmasterPid(dir);
+    assert.notEqual(second, first, 'a new server holds the cluster');
+
+    await database.stop();
+    assert.equal(existsSync(join(dir, 'pg', 'postmaster.pid')), false, 'stop() waited for its shutdown');
+    await waitFor(() => !alive(second), 'the restarted server gone (init reaps it, not us)');
+  },
+);

