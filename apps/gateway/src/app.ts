@@ -230,6 +230,11 @@ export async function buildApp(
       }),
     ],
     logger: app.log,
+    // Whoever owns the process stops it (main.ts's onShutdown, or npm start's platform, which
+    // closes services in order and the database last). Apollo's own SIGINT/SIGTERM handler (on by
+    // default outside NODE_ENV=test) re-raised the signal once the gateway stopped, killing the
+    // process in the middle of the platform's orderly shutdown.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   app.addHook('onClose', async () => {

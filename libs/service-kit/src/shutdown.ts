@@ -9,7 +9,10 @@ export function onShutdown(close: () => Promise<void>, log: (msg: string) => voi
     closing = true;
     log(`${signal}: shutting down`);
     close().then(
-      () => process.exit(0),
+      () => {
+        log('stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         log(`shutdown failed: ${String(error)}`);
         process.exit(1);

@@ -26,7 +26,9 @@ interface Started {
 }
 
 async function npmStart(env: Record<string, string>, args: string[] = []): Promise<Started> {
-  const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
+  // As a newcomer runs it: no DATABASE_URL, and no NODE_ENV (the test runner's `test` turns off
+  // behaviour a real start has, such as Apollo's own signal handlers).
+  const { DATABASE_URL: _url, NODE_ENV: _env, ...parentEnv } = process.env;
   const child = spawn('npm', ['start', '--silent', ...(args.length > 0 ? ['--', ...args] : [])], {
     cwd: repoRoot,
     env: { ...parentEnv, ...env, FLEETGRAPH_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
@@ -70,6 +72,8 @@ async function stop(started: Started, pgPort: string): Promise<void> {
     `npm start ended with code ${code}, signal ${signal}`,
   );
   assert.doesNotMatch(started.stderr(), /shutdown failed|Error|terminating connection/, started.stderr());
+  // The platform's close ran to its end: services, then the database (nothing cut it short).
+  assert.match(started.stderr(), /SIGINT: shutting down\n(.*\n)*stopped\n/, started.stderr());
   await waitFor(
     () => !existsSync(join(dataDir, 'pg', 'postmaster.pid')),
     'PostgreSQL shut down (postmaster.pid removed)',
