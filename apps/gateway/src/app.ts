@@ -114,6 +114,8 @@ export async function buildApp(
         )
       : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock }));
   if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
+  // @apollo/gateway reads its telemetry switch from the environment when it is constructed.
+  process.env.APOLLO_TELEMETRY_DISABLED = config.apolloTelemetry ? 'false' : 'true';
   const gateway = new ApolloGateway({
     supergraphSdl: supergraph.hook,
     experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,

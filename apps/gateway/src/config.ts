@@ -24,6 +24,13 @@ export interface GatewayConfig {
    * to a subgraph is shared instead of sent again (data-source.ts); never across logins.
    */
   subgraphDedup: boolean;
+  /**
+   * APOLLO_TELEMETRY_DISABLED (default true, unlike @apollo/gateway's own default): left on,
+   * @apollo/gateway reports usage metrics (uptime, CPU, memory, host and cloud provider) to Apollo
+   * every hour and asks the cloud metadata services of AWS, GCP, Azure and Alibaba at start.
+   * `false` turns it back on.
+   */
+  apolloTelemetry: boolean;
   /** Query plans kept, approximate MiB (QUERY_PLAN_CACHE_MB, default 30). */
   queryPlanCacheMb: number;
   /** Parsed and validated documents kept, approximate MiB (DOCUMENT_CACHE_MB, default 30). */
@@ -136,6 +143,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     SUBGRAPH_TIMEOUT_MS: envField.int(10_000, 1),
     SUBGRAPH_CONNECTIONS: envField.int(64, 1),
     SUBGRAPH_DEDUP: z.enum(['true', 'false']).default('true'),
+    APOLLO_TELEMETRY_DISABLED: z.enum(['true', 'false', '1', '0']).default('true'),
     QUERY_PLAN_CACHE_MB: envField.int(30, 1),
     DOCUMENT_CACHE_MB: envField.int(30, 1),
     SUPERGRAPH_WATCH: envField.bool(true),
@@ -197,6 +205,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     subgraphTimeouts: subgraphTimeouts(env),
     subgraphConnections: parsed.SUBGRAPH_CONNECTIONS,
     subgraphDedup: parsed.SUBGRAPH_DEDUP === 'true',
+    apolloTelemetry: ['false', '0'].includes(parsed.APOLLO_TELEMETRY_DISABLED),
     queryPlanCacheMb: parsed.QUERY_PLAN_CACHE_MB,
     documentCacheMb: parsed.DOCUMENT_CACHE_MB,
     supergraphWatch: parsed.SUPERGRAPH_WATCH,
