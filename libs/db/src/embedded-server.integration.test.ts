@@ -35,6 +35,13 @@ function postmasterPid(dir: string): number {
   return pid;
 }
 
+/** An embedded server started in this process on a new data folder, with its pid. */
+async function startedServer() {
+  const dir = dataDir();
+  const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+  return { dir, database, pid: postmasterPid(dir) };
+}
+
 /** The session a process belongs to (/proc/<pid>/stat: state, ppid, pgrp, session after the name). */
 function sessionOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -62,9 +69,7 @@ test(
   'the embedded server answers in a session of its own until its owner stops it',
   { skip: !linux },
   async () => {
-    const dir = dataDir();
-    const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
-    const pid = postmasterPid(dir);
+    const { dir, database, pid } = await startedServer();
     const client = new pg.Client(database.url);
     await client.connect();
     const { rows } = await client.query<{ encoding: string }>(
@@ -111,9 +116,7 @@ test(
   'a server restarted behind its keeper (pg_ctl restart, as npm run fault does) is stopped too',
   { skip: !linux },
   async () => {
-    const dir = dataDir();
-    const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
-    const first = postmasterPid(dir);
+    const { dir, database, pid: first } = await startedServer();
     const { pg_ctl } = await embeddedBinaries();
     const log = join(dir, 'pg', 'restart.log');
     execFileSync(pg_ctl, ['restart', '-D', join(dir, 'pg'), '-m', 'fast', '-w', '-l', log], {
