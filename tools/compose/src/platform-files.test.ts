@@ -30,7 +30,14 @@ test('docker-compose.yml runs every subgraph from its main.ts, on its manifest p
   for (const { manifest, project } of units) {
     const service = compose.services[manifest.name];
     assert.ok(service, `docker-compose.yml has no service "${manifest.name}"`);
-    assert.deepEqual(service.command, ['npx', 'tsx', `${relative(repoRoot, project.dir)}/src/main.ts`]);
+    // node itself (not the tsx CLI, whose signal relay SIGKILLs a child slow to acknowledge) gets
+    // docker stop's SIGTERM and closes in order.
+    assert.deepEqual(service.command, [
+      'node',
+      '--import',
+      'tsx',
+      `${relative(repoRoot, project.dir)}/src/main.ts`,
+    ]);
     assert.equal(service.environment?.[`${manifest.envPrefix}_PORT`], String(manifest.port), manifest.name);
   }
 });
