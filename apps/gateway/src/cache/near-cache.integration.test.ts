@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
+import { createNearCache } from './near-cache';
 import { redisCacheStore, type CacheStore } from './store';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -189,4 +190,33 @@ test("with the store's own connection gone, tracking is turned on again on the n
     '{"data":{"n":88}}',
     'Redis tracks the new connection: its change reached this gateway',
   );
+});
+
+test('turning tracking on that failed (a timed-out CLIENT TRACKING) is tried again', WAIT, async (t) => {
+  const redis = new Redis(REDIS_URL);
+  const client = redis.client.bind(redis) as (...args: unknown[]) => Promise<unknown>;
+  let refused = 0;
+  // The first CLIENT TRACKING fails as a command timeout under load does; the rest reach Redis.
+  (redis as unknown as { client: (...args: unknown[]) => Promise<unknown> }).client = (...args) =>
+    args[0] === 'TRACKING' && refused++ === 0
+      ? Promise.reject(new Error('Command timed out'))
+      : client(...args);
+  const errors: string[] = [];
+  let on!: () => void;
+  const tracking = new Promise<void>((resolve) => (on = resolve));
+  const near = createNearCache(redis, {
+    maxBytes: 1 << 20,
+    connectionName: `${prefix}near-cache-retry`,
+    onError: (error, operation) => errors.push(`${operation}: ${(error as Error).message}`),
+    onTracking: (value) => value && on(),
+    retryMs: 10,
+  });
+  // Closed even when the test times out (a version without the retry), so the run ends.
+  t.after(async () => {
+    await near.close();
+    await redis.quit();
+  });
+  await tracking;
+  assert.deepEqual(errors, ['near cache tracking: Command timed out']);
+  assert.equal(refused, 2, 'refused once, then turned on');
 });

@@ -12,7 +12,8 @@
  *   keys as they are sent (NOLOOP: Redis does not echo them); a read sent before such a write, on
  *   the same connection, is not held;
  * - either connection closing loses tracking (everything held is forgotten, nothing is served
- *   from here); when both are back, tracking is turned on again on the new connections;
+ *   from here); when both are back, tracking is turned on again on the new connections. Turning
+ *   it on that fails (a timed-out command under load) is tried again after 1 s, doubling to 30 s;
  * - a flush or softFlush through this gateway applies here at once; through another gateway, as
  *   soon as Redis's message reaches this one (one message on a held connection, sent by Redis
  *   before it answers the flush);
@@ -35,7 +36,11 @@ export interface NearCacheOptions {
   onInvalidated?: (keys: string[] | null) => void;
   /** Tracking turned on (true) or lost (false) (metrics, tests). */
   onTracking?: (on: boolean) => void;
+  /** First wait before turning tracking on again after that failed (doubling up to 30 s). */
+  retryMs?: number;
 }
+
+const MAX_RETRY_MS = 30_000;
 
 export interface NearCache {
   /**
@@ -66,6 +71,9 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
   let listenerId: string | undefined;
   let closing = false;
   let turningOn = false;
+  const firstRetryMs = options.retryMs ?? 1_000;
+  let retryMs = firstRetryMs;
+  let retry: NodeJS.Timeout | undefined;
 
   const lose = () => {
     if (table.tracking) options.onTracking?.(false);
@@ -84,12 +92,25 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
         table.track();
         options.onTracking?.(true);
       }
+      retryMs = firstRetryMs;
     } catch (error) {
+      // A refused or timed-out CLIENT TRACKING (a busy Redis, or a busy gateway) is tried again:
+      // no connection event would bring tracking back, and held values need it.
       options.onError(error, 'near cache tracking');
+      retryTracking();
     } finally {
       turningOn = false;
     }
   };
+  function retryTracking() {
+    if (closing || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void trackWhenReady();
+    }, retryMs);
+    retry.unref();
+    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+  }
   const subscribe = async () => {
     try {
       const id = String(await listener.client('ID'));
@@ -145,6 +166,7 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     drop: (keys) => table.drop(keys),
     async close() {
       closing = true;
+      clearTimeout(retry);
       redis.off('close', lose);
       lose();
       if (listener.status === 'ready') await listener.quit().catch(() => listener.disconnect());
