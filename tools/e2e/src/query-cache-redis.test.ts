@@ -125,6 +125,10 @@ describe('query cache on Redis', () => {
       const text = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
       return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
     };
+    // Tracking is turned on once both connections are up, and again after a failure (a command
+    // timed out on a busy machine): wait for it rather than catch a moment.
+    for (let i = 0; i < 200 && (await metric('gateway_cache_near_tracking')) !== 1; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(await metric('gateway_cache_near_tracking'), 1, 'Redis tracks the gateway');
     const token = await login();
     const query = '{ account { id fullName } }';
