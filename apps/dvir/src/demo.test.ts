@@ -1,16 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { scratchDir } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { seedDvirDemo, dvirSeeded } from './demo/seed';
 import { fileServiceFor } from './files/index';
 import { loadDvirConfig } from './config';
 
 let h: SubgraphHarness;
-const filesDir = mkdtempSync(join(tmpdir(), 'dvir-demo-'));
+const filesDir = scratchDir('dvir-demo');
 const now = new Date('2026-03-15T12:00:00.000Z');
 before(async () => {
   h = await startSubgraphHarness(manifest, { label: 'dvir-demo', env: { DVIR_FILES_DIR: filesDir } });

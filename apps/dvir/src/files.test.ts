@@ -1,10 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
+import { scratchDir } from '@fleetgraph/testing';
 import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
 import { sniffContentType } from './files/sniff';
 import { localStorage, s3Storage } from './files/storage';
@@ -47,7 +45,7 @@ test('URL signatures are bound to the file and expire (injected clock)', () => {
 });
 
 test('local storage keeps bytes under its root and refuses keys outside it', async () => {
-  const storage = localStorage(mkdtempSync(join(tmpdir(), 'dvir-local-')));
+  const storage = localStorage(scratchDir('dvir-local'));
   await storage.put('sha256/ab/abc', Buffer.from('xyz'), 'text/plain');
   assert.equal(String(await storage.get('sha256/ab/abc')), 'xyz');
   assert.equal(await storage.get('sha256/ab/none'), null);
@@ -130,7 +128,7 @@ describe('S3-compatible storage (s3rver)', () => {
       address: '127.0.0.1',
       port: 0,
       silent: true,
-      directory: mkdtempSync(join(tmpdir(), 'dvir-s3rver-')),
+      directory: scratchDir('dvir-s3rver'),
     });
     const address = await server.run();
     endpoint = `http://127.0.0.1:${address.port}`;

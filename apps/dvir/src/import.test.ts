@@ -1,8 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '@fleetgraph/testing';
 import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
 import { importReportsFile } from './import/reports';
 import { fileServiceFor } from './files/index';
@@ -12,7 +12,7 @@ let h: DvirHarness;
 let F: any;
 const T = '7e000000-0000-4000-8000-0000000000aa';
 const item = (n: number) => `7f000000-0000-4000-8000-0000000009${n.toString().padStart(2, '0')}`;
-const dir = mkdtempSync(join(tmpdir(), 'dvir-import-'));
+const dir = scratchDir('dvir-import');
 const write = (name: string, data: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(data));

@@ -5,10 +5,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { scratchDir } from '@fleetgraph/testing';
 import manifest from './manifest';
 
 let h: SubgraphHarness;
@@ -22,7 +22,7 @@ const count = async () => Number((await h.knex('mobility.transactions').count('*
 before(async () => {
   h = await startSubgraphHarness(manifest, { label: 'mobility_import' });
   F = h.facts['fleet-core'];
-  dir = await mkdtemp(join(tmpdir(), 'mobility-import-'));
+  dir = scratchDir('mobility-import');
 });
 after(() => h.close());
 

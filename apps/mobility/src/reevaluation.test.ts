@@ -5,10 +5,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { scratchDir } from '@fleetgraph/testing';
 import { reviewAnomaly } from './detection/engine';
 import { addLatePositions, importPositions } from './import/positions';
 import manifest from './manifest';
@@ -38,7 +38,7 @@ test('a transaction with no position near its time is pending, then passes when 
       .first(),
   );
   assert.equal((await anomaliesOf(tx.id)).length, 0);
-  const dir = await mkdtemp(join(tmpdir(), 'mobility-'));
+  const dir = scratchDir('mobility-reevaluation');
   const bad = join(dir, 'bad.csv');
   await writeFile(
     bad,

@@ -6,3 +6,4 @@ export { allPages, type PageRead } from './pages';
 export { seededRandom } from './random';
 export { metricSample } from './metrics';
 export { freePort } from './ports';
+export { scratchDir } from './scratch';

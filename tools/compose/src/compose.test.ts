@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { scratchDir } from '@fleetgraph/testing';
 import { join } from 'node:path';
 import { compose } from './compose';
 import { subgraphEntries } from './subgraphs';
@@ -15,7 +15,7 @@ test('the subgraphs compose into a supergraph routing each of them', () => {
 });
 
 test('a composition error is reported, not written', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'compose-'));
+  const dir = scratchDir('compose');
   writeFileSync(
     join(dir, 'a.graphql'),
     'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])\ntype Query { account: Account }\ntype Account @key(fields: "id") { id: String! }',

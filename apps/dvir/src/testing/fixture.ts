@@ -2,12 +2,10 @@
  * A small DVIR dataset with known answers over fleet-core's test fixture, written through the
  * domain rules (the same path as the seed and the importer).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Knex } from 'knex';
 import sharp from 'sharp';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
+import { scratchDir } from '@fleetgraph/testing';
 import { loadDvirConfig, type DvirConfig } from '../config';
 import { fileServiceFor } from '../files/index';
 import { buildReport, resolveDefect, type ReportInput, type TemplateInput } from '../domain/rules';
@@ -289,7 +287,7 @@ export async function startDvirHarness(
 ): Promise<DvirHarness> {
   const clock = { now: Date.parse('2026-03-12T12:00:00.000Z') };
   const fullEnv = {
-    DVIR_FILES_DIR: mkdtempSync(join(tmpdir(), 'dvir-files-')),
+    DVIR_FILES_DIR: scratchDir('dvir-files'),
     DVIR_PUBLIC_URL: 'http://dvir.test',
     PAGING_SECRET: 'dvir-test-paging-secret-0123456789',
     ...env,
