@@ -46,3 +46,19 @@ test('CORS_ORIGINS: none by default (same origin only); origins or * listed; any
   ])
     assert.throws(() => loadGatewayConfig({ CORS_ORIGINS: bad }), /CORS_ORIGINS: .* is not an origin/, bad);
 });
+
+test('SUBGRAPH_DEDUP and APOLLO_TELEMETRY_DISABLED: on by default, read like every other switch, bad values refused', () => {
+  const defaults = loadGatewayConfig({});
+  assert.equal(defaults.subgraphDedup, true);
+  assert.equal(defaults.apolloTelemetry, false);
+  for (const off of ['false', '0', 'no']) {
+    assert.equal(loadGatewayConfig({ SUBGRAPH_DEDUP: off }).subgraphDedup, false, off);
+    assert.equal(loadGatewayConfig({ APOLLO_TELEMETRY_DISABLED: off }).apolloTelemetry, true, off);
+  }
+  for (const on of ['true', '1', 'yes']) {
+    assert.equal(loadGatewayConfig({ SUBGRAPH_DEDUP: on }).subgraphDedup, true, on);
+    assert.equal(loadGatewayConfig({ APOLLO_TELEMETRY_DISABLED: on }).apolloTelemetry, false, on);
+  }
+  assert.throws(() => loadGatewayConfig({ SUBGRAPH_DEDUP: 'off' }), /SUBGRAPH_DEDUP/);
+  assert.throws(() => loadGatewayConfig({ APOLLO_TELEMETRY_DISABLED: 'maybe' }), /APOLLO_TELEMETRY_DISABLED/);
+});
