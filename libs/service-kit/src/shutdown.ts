@@ -19,6 +19,7 @@ export function onShutdown(close: () => Promise<void>, log: (msg: string) => voi
       },
     );
   };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
+  // `on`, not `once`: a second Ctrl-C must reach this handler (log, exit 1), not Node's default.
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
 }
