@@ -42,12 +42,10 @@
  *     interleaved run (add them to BENCH_MODES; they are off unless BENCH_BASELINE is set).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
@@ -55,6 +53,7 @@ import { freePort } from '@fleetgraph/testing';
 import { startPlatform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { benchDatabase } from './database';
+import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { CITY_POINTS } from './geo-points';
 import { cpuMs, drive as driveLoops, login, loopback, send, unexpectedMisses, type Target } from './load';
 
@@ -214,25 +213,6 @@ async function drive(target: Target, tokens: string[], bodies: string[], seconds
 
 type Peer = { url: string; child: ChildProcess; stop(): Promise<void> };
 
-/** This run's query cache keys in Redis (its gateways' own prefixes), deleted when it ends. */
-const REDIS_PREFIX = `fleetgraph:bench:${randomUUID()}:`;
-
-/** Deletes what this run's gateways stored in Redis. */
-async function deleteRedisKeys(): Promise<void> {
-  if (!process.env.REDIS_URL) return;
-  const redis = new Redis(process.env.REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
-
 /** A peer script of tools/bench/src in its own process, on a free port; ready once it answers a query. */
 async function startPeer(
   script: string,
@@ -317,7 +297,7 @@ async function startBaselineGateway(
         SSO_ISSUER: platform.urls.sso,
         SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER],
         DATABASE_URL: platform.databaseUrl,
-        QUERY_CACHE_PREFIX: `${REDIS_PREFIX}baseline-cache:`,
+        ...benchRedisEnv('baseline'),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
@@ -405,7 +385,7 @@ const platform = await startPlatform({
     // High enough never to throttle the benchmark; the limiter still runs on every request.
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_BURST: '100000000',
-    QUERY_CACHE_PREFIX: `${REDIS_PREFIX}cache:`,
+    ...benchRedisEnv(),
     ...profileEnv,
   },
   dataDir: dir,
@@ -659,7 +639,7 @@ try {
   await ceiling?.stop();
   await relay?.stop();
   await platform.close();
-  await deleteRedisKeys();
+  await deleteBenchRedisKeys();
   rmSync(dir, { recursive: true, force: true });
   await database.close();
 }

@@ -11,6 +11,7 @@ import { startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { freePort, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
+import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { login } from './load';
 
 export interface BenchPlatform {
@@ -35,6 +36,7 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
       DATABASE_URL: database.url,
       LOG_LEVEL: 'silent',
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      ...benchRedisEnv(),
       // SUBGRAPH_DEDUP=false measures the gateway without in-flight collapsing.
       ...(process.env.SUBGRAPH_DEDUP ? { SUBGRAPH_DEDUP: process.env.SUBGRAPH_DEDUP } : {}),
       ...env,
@@ -49,6 +51,7 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
     databaseUrl: database.url,
     async close() {
       await platform.close();
+      await deleteBenchRedisKeys();
       rmSync(dir, { recursive: true, force: true });
       await database.close();
     },
