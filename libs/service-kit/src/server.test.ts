@@ -14,6 +14,8 @@ app.get('/boom', async () => {
 app.get('/teapot', async () => {
   throw Object.assign(new Error('short and stout'), { statusCode: 418, code: 'TEAPOT' });
 });
+app.post('/only-post', async () => ({ ok: true }));
+app.get('/things/:id', async () => ({ ok: true }));
 after(() => app.close());
 
 test('/healthz answers while the process lives', async () => {
@@ -81,4 +83,19 @@ test('a client error quoting the request is clipped: a 5,000-character path is n
   assert.equal(missing.statusCode, 404);
   const { message } = missing.json() as { message: string };
   assert.equal(message, `${`No route for GET ${path}`.slice(0, MAX_ERROR_MESSAGE)}...`);
+});
+
+test('a path routed for other methods answers 405 with Allow, not 404', async () => {
+  const put = await app.inject({ method: 'PUT', url: '/only-post?x=1' });
+  assert.equal(put.statusCode, 405);
+  assert.equal(put.headers.allow, 'POST');
+  assert.deepEqual(put.json(), {
+    error: 'method_not_allowed',
+    message: 'PUT is not allowed on /only-post; use POST',
+  });
+  const del = await app.inject({ method: 'DELETE', url: '/things/7' });
+  assert.equal(del.statusCode, 405);
+  assert.equal(del.headers.allow, 'GET, HEAD');
+  const missing = await app.inject({ method: 'PUT', url: '/things' });
+  assert.equal(missing.statusCode, 404);
 });

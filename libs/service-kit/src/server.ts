@@ -54,6 +54,13 @@ declare module 'fastify' {
   }
 }
 
+/** Methods routed on a path (HEAD with GET); OPTIONS is left out, since CORS routes it everywhere. */
+const ROUTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+function methodsServing(app: FastifyInstance, path: string): string[] {
+  const methods: string[] = ROUTED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+  return methods.includes('GET') ? ['GET', 'HEAD', ...methods.slice(1)] : methods;
+}
+
 export function createServer(options: ServerOptions): FastifyInstance {
   initTracingFromEnv(options.name);
   const app = Fastify({
@@ -128,10 +135,19 @@ export function createServer(options: ServerOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({
-      error: 'not_found',
-      message: clip(`No route for ${request.method} ${request.url.split('?')[0]}`),
-    });
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsServing(app, path);
+    if (allowed.length > 0)
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'method_not_allowed',
+          message: clip(`${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`),
+        });
+    return reply
+      .code(404)
+      .send({ error: 'not_found', message: clip(`No route for ${request.method} ${path}`) });
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
