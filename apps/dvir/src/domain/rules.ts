@@ -17,6 +17,8 @@
  * 8. A defect is closed (RESOLVED / NOT_NEEDING_REPAIR) by a user, in a later report of the same
  *    vehicle (an OK answer to the same item name), or by a mechanic, always with resolvedAt.
  */
+import { LANGUAGE_CODES } from '@fleetgraph/subgraph-kit';
+
 export const OUT_OF_SERVICE_CATEGORIES = new Set(['BRAKES', 'TIRES', 'STEERING_SUSPENSION', 'LIGHTS']);
 export const CATEGORIES = [
   'EXTERIOR',
@@ -46,28 +48,6 @@ export const VEHICLE_TYPES = [
   'OTHER',
 ] as const;
 export const ATTACHMENT_KINDS = ['WALKAROUND', 'PHOTO', 'SIGNATURE', 'DOCUMENT'] as const;
-export const LANGUAGE_CODES = [
-  'EN',
-  'FR',
-  'DE',
-  'ES',
-  'IT',
-  'NL',
-  'PT',
-  'PL',
-  'SV',
-  'DA',
-  'NB',
-  'FI',
-  'CS',
-  'SK',
-  'HU',
-  'RO',
-  'EL',
-  'TR',
-  'JA',
-  'ZH',
-] as const;
 
 export type Translations = Record<string, { name?: string; description?: string }>;
 

@@ -1,4 +1,6 @@
 /** The enumerations of the fleet schema (mirrors apps/fleet-core/src/schema/*.graphql). */
+import { LANGUAGE_CODES, type LanguageCode } from '@fleetgraph/subgraph-kit';
+
 export const HIERARCHY_LEVELS = ['COMPANY', 'REGION', 'DEPOT', 'TEAM', 'UNASSIGNED'] as const;
 export const DEVICE_STATUSES = ['CONNECTED', 'DISCONNECTED', 'SLEEPING', 'NEVER_CONNECTED'] as const;
 export const CONNECTION_REASONS = [
@@ -46,35 +48,15 @@ export const PRODUCT_NETWORKS = [
   'CELLULAR_5G',
 ] as const;
 export const PRODUCT_MARKETS = ['EU', 'NA', 'LATAM', 'APAC', 'MEA', 'GLOBAL'] as const;
-export const LANGUAGES = [
-  'EN',
-  'FR',
-  'DE',
-  'ES',
-  'IT',
-  'NL',
-  'PT',
-  'PL',
-  'SV',
-  'DA',
-  'NB',
-  'FI',
-  'CS',
-  'SK',
-  'HU',
-  'RO',
-  'EL',
-  'TR',
-  'JA',
-  'ZH',
-] as const;
+/** The shared `Language` enum (libs/subgraph-kit/sdl/shared.graphql). */
+export const LANGUAGES = LANGUAGE_CODES;
 
 export type HierarchyLevel = (typeof HIERARCHY_LEVELS)[number];
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export type ConnectionReason = (typeof CONNECTION_REASONS)[number];
 export type DisconnectionReason = (typeof DISCONNECTION_REASONS)[number];
 export type FuelType = (typeof FUEL_TYPES)[number];
-export type Language = (typeof LANGUAGES)[number];
+export type Language = LanguageCode;
 
 /** Row counts per fleet table written by a seed or an import (the SSO's users are counted by the caller). */
 export interface TableCounts {
