@@ -11,7 +11,7 @@
  * by validate-activity.ts. Enumerations mirror apps/fleet-core/src/schema/*.graphql.
  */
 import { z } from 'zod';
-import { LANGUAGES } from '../demo/enums';
+import { enumOf, language, text, timestamp } from './fields';
 import { VIN_PATTERN } from '../demo/ids';
 import { ALERT_SEVERITIES, ALERT_TYPES } from './dataset-services';
 
@@ -77,17 +77,6 @@ export const ACTIVATION_CODE_PATTERN = /^LPA:1\$[^$\s]+\$[^$\s]*(\$.*)?$/;
 export const DTC_PATTERN = /^[PCBU][0-3][0-9A-F]{3}$/;
 const MAX_INT = 2_147_483_647;
 
-function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  return z.enum(values, {
-    error: (issue) => `invalid ${what} ${JSON.stringify(issue.input)}: expected one of ${values.join(', ')}`,
-  });
-}
-const text = z.string().trim().min(1, 'must not be empty');
-const timestamp = z.iso.datetime({
-  offset: true,
-  error: (issue) =>
-    `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
-});
 const number = (what: string, min: number, max: number, exclusiveMin = false) =>
   (exclusiveMin
     ? z.number().gt(min, `${what} must be above ${min}`)
@@ -257,9 +246,7 @@ export const alertPreferenceSchema = z.strictObject({
   minimumSeverity: enumOf(ALERT_SEVERITIES, 'minimumSeverity').default('WARNING'),
   digest: enumOf(ALERT_DIGESTS, 'digest').default('NONE'),
   /** Default: the account's language. */
-  language: z
-    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
-    .optional(),
+  language: language.optional(),
   /** Both or neither, HH:MM in the account's time zone. */
   quietHoursStart: hourMinute.optional(),
   quietHoursEnd: hourMinute.optional(),

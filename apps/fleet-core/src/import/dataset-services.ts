@@ -5,20 +5,9 @@
  * distributors' onboarding requests. Shape only; references are checked by import-services.ts.
  */
 import { z } from 'zod';
+import { enumOf, language, text, timestamp } from './fields';
 import { LANGUAGES } from '../demo/enums';
 import { VIN_PATTERN } from '../demo/ids';
-
-function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  return z.enum(values, {
-    error: (issue) => `invalid ${what} ${JSON.stringify(issue.input)}: expected one of ${values.join(', ')}`,
-  });
-}
-const text = z.string().trim().min(1, 'must not be empty');
-const timestamp = z.iso.datetime({
-  offset: true,
-  error: (issue) =>
-    `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
-});
 
 export const ACCOUNT_ROLES = [
   'ADMIN',
@@ -89,9 +78,7 @@ export const alertFeedbackSchema = z.strictObject({
   account: text.optional(),
   status: enumOf(FEEDBACK_STATUSES, 'status'),
   /** Language of the comment; default: the author's language, else EN. */
-  language: z
-    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
-    .optional(),
+  language: language.optional(),
   comment: text.optional(),
   /** Not before the alert's startedAt; default: the import time (the alert's startedAt when later). */
   createdAt: timestamp.optional(),

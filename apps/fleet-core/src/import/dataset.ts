@@ -7,13 +7,13 @@
  * devices record (harshes, readings, log fetches...) is in dataset-activity.ts.
  */
 import { z } from 'zod';
+import { enumOf, language, text, timestamp } from './fields';
 import {
   CONNECTION_REASONS,
   DEVICE_STATUSES,
   DISCONNECTION_REASONS,
   FUEL_TYPES,
   HIERARCHY_LEVELS,
-  LANGUAGES,
   PRODUCT_MARKETS,
   PRODUCT_NETWORKS,
   VEHICLE_TYPES,
@@ -39,19 +39,7 @@ import {
   tripOverspeedSchema,
 } from './dataset-activity';
 
-function enumOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  return z.enum(values, {
-    error: (issue) => `invalid ${what} ${JSON.stringify(issue.input)}: expected one of ${values.join(', ')}`,
-  });
-}
-
-const text = z.string().trim().min(1, 'must not be empty');
 const uuid = z.uuid({ error: (issue) => `invalid id ${JSON.stringify(issue.input)}: expected a UUID` });
-const timestamp = z.iso.datetime({
-  offset: true,
-  error: (issue) =>
-    `invalid timestamp ${JSON.stringify(issue.input)}: expected ISO 8601, e.g. 2026-11-20T08:30:00Z`,
-});
 /** A reference to another entity of the same organization, by id or natural key. */
 const ref = text;
 const refs = z.array(ref);
@@ -83,9 +71,7 @@ export const accountSchema = z.strictObject({
     .string()
     .regex(/^[A-Z]{2}$/, 'countryCode must be an ISO 3166-1 alpha-2 code in upper case, e.g. DE')
     .optional(),
-  language: z
-    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), enumOf(LANGUAGES, 'language'))
-    .optional(),
+  language: language.optional(),
   timeZone: timeZone.optional(),
   /** Default: the import time. */
   confirmedAt: timestamp.optional(),
