@@ -1,5 +1,5 @@
 export { registerSubgraph, type SubgraphContext, type SubgraphOptions, type Resolvers } from './subgraph';
-export { loadTypeDefs, readSdl } from './schema';
+export { loadTypeDefs, readSdl, schemaEnums } from './schema';
 export { LANGUAGE_CODES, type LanguageCode } from './shared-enums';
 export { formatErrors } from './errors';
 export { DateTimeScalar, JsonScalar } from './scalars';

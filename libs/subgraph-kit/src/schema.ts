@@ -56,3 +56,12 @@ export function readSdl(schemaDir: string): string {
   const extra = missingShared(parse(text));
   return extra.length === 0 ? text : `${text}\n${extra.map((d) => print(d)).join('\n\n')}\n`;
 }
+
+/** Every enum of the subgraph's schema (own files and the shared definitions it uses): name -> values. */
+export function schemaEnums(schemaDir: string): Map<string, string[]> {
+  return new Map(
+    loadTypeDefs(schemaDir).definitions.flatMap((d) =>
+      d.kind === Kind.ENUM_TYPE_DEFINITION ? [[d.name.value, (d.values ?? []).map((v) => v.name.value)]] : [],
+    ),
+  );
+}
