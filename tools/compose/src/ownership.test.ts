@@ -23,8 +23,7 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const isTestCode = (path: string) =>
-  /\.test\.ts$|test-support\.ts$|test-harness\.ts$|\/testing\//.test(path);
+const isTestCode = (path: string) => /\.test\.ts$|test-support\.ts$|test-harness\.ts$|\/testing\//.test(path);
 
 /** app folder -> "schema.table" names created by its migrations */
 function tablesByApp(): Map<string, Set<string>> {
@@ -60,5 +59,9 @@ test("no app's code names another app's tables", () => {
         violations.push(`${relative(repoRoot, file)}: ${m[1]}`);
     }
   }
-  assert.deepEqual(violations, [], `read these through the owner's published contract:\n${violations.join('\n')}`);
+  assert.deepEqual(
+    violations,
+    [],
+    `read these through the owner's published contract:\n${violations.join('\n')}`,
+  );
 });

@@ -46,7 +46,10 @@ describe('account ids outside the caller’s visibility', () => {
       (
         (await stack
           .knex('fleet.client_identifications')
-          .whereIn('id', list.map((c) => c.id))
+          .whereIn(
+            'id',
+            list.map((c) => c.id),
+          )
           .select('id', 'default_account_id')) as { id: string; default_account_id: string | null }[]
       ).map((row) => [String(row.id).toLowerCase(), row.default_account_id]),
     );
