@@ -18,16 +18,13 @@ import {
   buildClientSchema,
   getIntrospectionQuery,
   getNamedType,
-  isEnumType,
-  isNonNullType,
-  isScalarType,
-  type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
 import { postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { fullSelection, requiredArgs, type SelectionRules } from './schema-walk';
 import { startStack, type Stack } from './stack';
 
 const OTHER_ORG_EMAIL = 'ops@globex.example';
@@ -66,37 +63,12 @@ const seen = new Map<string, Set<string>>();
 const filled = new Set<string>();
 const documents: Array<{ root: string; document: string }> = [];
 
-const requiredArgs = (field: GraphQLField<unknown, unknown>) =>
-  field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
-const isLeaf = (field: GraphQLField<unknown, unknown>) => {
-  const type = getNamedType(field.type);
-  return isScalarType(type) || isEnumType(type);
+const SELECTION: SelectionRules = {
+  maxHops: MAX_HOPS,
+  nestedArgs: (field) => (field.args.some((a) => a.name === 'pageSize') ? `(pageSize: ${NESTED_PAGE})` : ''),
+  linkOnly: FOREIGN,
 };
-
-function selection(type: GraphQLObjectType, hops: number, expanded: Set<string>): string {
-  if (!type.name.endsWith('Paged')) expanded.add(type.name);
-  const parts = ['__typename'];
-  for (const field of Object.values(type.getFields())) {
-    if (requiredArgs(field).length > 0) continue;
-    if (isLeaf(field)) {
-      parts.push(field.name);
-      continue;
-    }
-    const target = getNamedType(field.type) as GraphQLObjectType;
-    const args = field.args.some((a) => a.name === 'pageSize') ? `(pageSize: ${NESTED_PAGE})` : '';
-    if (
-      FOREIGN.has(target.name) ||
-      (!target.name.endsWith('Paged') && (expanded.has(target.name) || hops >= MAX_HOPS))
-    ) {
-      parts.push(`${field.name}${args} { __typename id }`);
-      continue;
-    }
-    parts.push(
-      `${field.name}${args} { ${selection(target, target.name.endsWith('Paged') ? hops : hops + 1, expanded)} }`,
-    );
-  }
-  return parts.join(' ');
-}
+const selection = (type: GraphQLObjectType) => fullSelection(type, SELECTION);
 
 function walk(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(walk);
@@ -163,7 +135,7 @@ test('every dvir root query and field answers through the gateway, each field ho
   for (const field of roots.filter((f) => requiredArgs(f).length === 0)) {
     for (const extra of ['', ...(EXTRA_ARGS[field.name] ?? [])]) {
       const args = [`pageSize: ${ROOT_PAGE}`, extra].filter(Boolean).join(', ');
-      const document = `{ ${field.name}(${args}) { ${selection(getNamedType(field.type) as GraphQLObjectType, 0, new Set())} } }`;
+      const document = `{ ${field.name}(${args}) { ${selection(getNamedType(field.type) as GraphQLObjectType)} } }`;
       documents.push({ root: field.name, document });
       walk(await gateway(tokens.demo, document));
     }
@@ -172,7 +144,7 @@ test('every dvir root query and field answers through the gateway, each field ho
     const ids = [...(seen.get(LOOKUPS[field.name]!) ?? [])].slice(0, 5);
     assert.ok(ids.length > 0, `no ${LOOKUPS[field.name]} id for ${field.name}`);
     for (const id of ids) {
-      const document = `{ ${field.name}(id: ${JSON.stringify(id)}) { ${selection(getNamedType(field.type) as GraphQLObjectType, 0, new Set())} } }`;
+      const document = `{ ${field.name}(id: ${JSON.stringify(id)}) { ${selection(getNamedType(field.type) as GraphQLObjectType)} } }`;
       documents.push({ root: field.name, document });
       const data = await gateway(tokens.demo, document);
       assert.equal(data[field.name]?.id, id, `${field.name}(${id})`);

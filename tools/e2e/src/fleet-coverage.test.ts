@@ -19,10 +19,7 @@ import {
   buildClientSchema,
   getIntrospectionQuery,
   getNamedType,
-  isEnumType,
-  isNonNullType,
   isObjectType,
-  isScalarType,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -30,6 +27,7 @@ import {
 } from 'graphql';
 import { postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
+import { fullSelection, isPaged, requiredArgs, type SelectionRules } from './schema-walk';
 import { startStack, type Stack } from './stack';
 
 const OTHER_ORG_EMAIL = 'ops@globex.example';
@@ -101,13 +99,6 @@ before(async () => {
 });
 after(() => stack?.close());
 
-const isLeaf = (field: GraphQLField<unknown, unknown>) => {
-  const type = getNamedType(field.type);
-  return isScalarType(type) || isEnumType(type);
-};
-const requiredArgs = (field: GraphQLField<unknown, unknown>) =>
-  field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
-
 /** Arguments given to nested fields: a few rows per page, and a time window covering all data. */
 function nestedArgs(field: GraphQLField<unknown, unknown>): string {
   const args: string[] = [];
@@ -119,38 +110,13 @@ function nestedArgs(field: GraphQLField<unknown, unknown>): string {
   return args.length > 0 ? `(${args.join(', ')})` : '';
 }
 
-const isPaged = (type: GraphQLObjectType) => type.name.endsWith('Paged');
-
-/**
- * Every field of `type`. Each object type is expanded in full once per document (`expanded`);
- * met again, or too deep, only its `__typename` and id are selected (the link still resolves).
- * A page (`…Paged`) is always selected whole, its elements following the same rule.
- */
-function selection(type: GraphQLObjectType, hops: number, expanded: Set<string>): string {
-  if (!isPaged(type)) expanded.add(type.name);
-  const parts = ['__typename'];
-  for (const field of Object.values(type.getFields())) {
-    if (requiredArgs(field).length > 0) continue;
-    if (isLeaf(field)) {
-      parts.push(field.name);
-      continue;
-    }
-    const target = getNamedType(field.type) as GraphQLObjectType;
-    const args = nestedArgs(field);
-    if (!isPaged(target) && (expanded.has(target.name) || hops >= MAX_HOPS)) {
-      parts.push(`${field.name}${args} { __typename${target.getFields().id ? ' id' : ''} }`);
-      continue;
-    }
-    parts.push(`${field.name}${args} { ${selection(target, isPaged(target) ? hops : hops + 1, expanded)} }`);
-  }
-  return parts.join(' ');
-}
+const SELECTION: SelectionRules = { maxHops: MAX_HOPS, nestedArgs };
 
 function rootDocument(field: GraphQLField<unknown, unknown>, args: string): string {
   const target = getNamedType(field.type) as GraphQLObjectType;
   const paged = field.args.some((arg) => arg.name === 'pageSize');
   const allArgs = [paged ? `pageSize: ${ROOT_PAGE}` : '', args].filter(Boolean).join(', ');
-  return `query Coverage { ${field.name}${allArgs ? `(${allArgs})` : ''} { ${selection(target, 0, new Set())} } }`;
+  return `query Coverage { ${field.name}${allArgs ? `(${allArgs})` : ''} { ${fullSelection(target, SELECTION)} } }`;
 }
 
 interface Call {
