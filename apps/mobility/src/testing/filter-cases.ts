@@ -134,6 +134,22 @@ export function filterCases(facts: () => any): FilterCase[] {
   ];
 }
 
+/** Filters combined: AND across arguments, OR within a list (the SQL matches at least two rows). */
+export function combinedFilterCase(facts: () => any): FilterCase {
+  return [
+    'combined',
+    () => ({
+      vehicleId: [facts().vehicles.depot[0]],
+      code: ['REFILL_TOO_SOON', 'QUANTITY_ABOVE_CAPACITY'],
+      severity: ['MEDIUM'],
+      active: [true],
+      transactedAtAfter: '2026-03-05T00:00:00Z',
+    }),
+    "t.vehicle_id = ? and a.code in ('REFILL_TOO_SOON', 'QUANTITY_ABOVE_CAPACITY') and a.severity in ('MEDIUM') and a.active and t.transacted_at >= '2026-03-05'",
+    () => [facts().vehicles.depot[0]],
+  ];
+}
+
 /** Acme's anomalies matching a SQL condition (alice sees all of Acme), sorted ids. */
 export async function expectedIds(
   knex: Knex,
