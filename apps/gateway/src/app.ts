@@ -161,7 +161,7 @@ export async function buildApp(
     options.revocations ??
     createRevocationList({
       ...(config.revocationsDatabaseUrl ? { databaseUrl: config.revocationsDatabaseUrl } : {}),
-      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      ...(config.redisUrl ? { redisUrl: config.redisUrl, keyPrefix: config.revocationPrefix } : {}),
       cacheMs: config.revocationCacheMs,
       onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
       ...clock,

@@ -1,4 +1,4 @@
-import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
+import { DEFAULT_REVOCATION_CACHE_MS, DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { join } from 'node:path';
 import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
 import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
@@ -67,6 +67,8 @@ export interface GatewayConfig {
   subgraphSecret: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
+  /** Prefix of the revocation list's Redis keys (REVOCATION_PREFIX, default `fleetgraph:revoked:`; the SSO's). */
+  revocationPrefix: string;
   /**
    * Query limits (issue 5; libs/query-limits, the same variables as the subgraphs'): each refusal
    * is QUERY_TOO_COMPLEX with the rule, limit and measured value.
@@ -159,6 +161,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     REVOCATIONS_DATABASE_URL: z.string().optional(),
     SUBGRAPH_SHARED_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
+    REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
     ...QUERY_LIMITS_ENV,
     MAX_BODY_BYTES: envField.int(1_000_000, 1),
     PERSISTED_QUERIES: envField.bool(true),
@@ -220,6 +223,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     revocationsDatabaseUrl: parsed.REVOCATIONS_DATABASE_URL ?? parsed.DATABASE_URL,
     subgraphSecret: parsed.SUBGRAPH_SHARED_SECRET,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
+    revocationPrefix: parsed.REVOCATION_PREFIX,
     limits: queryLimitsOf(parsed),
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     persistedQueries: parsed.PERSISTED_QUERIES,

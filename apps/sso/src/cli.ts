@@ -33,7 +33,9 @@ const database = await resolveDatabase({
 });
 const knex = createKnex({ url: database.url, applicationName: 'sso-cli' });
 // With REDIS_URL, revocations (app delete) reach the gateway's shared list at once.
-const revocations = config.redisUrl ? createRevocationList({ redisUrl: config.redisUrl }) : undefined;
+const revocations = config.redisUrl
+  ? createRevocationList({ redisUrl: config.redisUrl, keyPrefix: config.revocationPrefix })
+  : undefined;
 let exitCode = 0;
 try {
   await migrateSchema(knex, SSO_SCHEMA, migrations);

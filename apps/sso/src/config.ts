@@ -2,6 +2,7 @@
  * The SSO's environment, read once at start and validated (every problem listed at once).
  * Everything else reads the typed SsoConfig, never process.env.
  */
+import { DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
 import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './data/throttle';
@@ -23,6 +24,8 @@ export interface SsoConfig {
   databaseUrl: string | undefined;
   /** Shared revocation list for the gateway; absent: in-memory (one process). */
   redisUrl: string | undefined;
+  /** Prefix of the revocation list's Redis keys (REVOCATION_PREFIX, default `fleetgraph:revoked:`). */
+  revocationPrefix: string;
   /**
    * Proxy hops whose X-Forwarded-For is trusted for the client address (0: none). Behind a load
    * balancer this must be set, or every client shares the balancer's address and the per-address
@@ -66,6 +69,7 @@ const schema = z.object({
   LOG_LEVEL: envField.logLevel(),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
   SSO_TRUST_PROXY_HOPS: envField.int(0, 0),
   AUDIT_RETENTION_DAYS: envField.int(365, 1),
   PURGE_INTERVAL_SECONDS: envField.int(3600, 0),
@@ -108,6 +112,7 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     refreshTokenTtl: parsed.REFRESH_TOKEN_TTL,
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
+    revocationPrefix: parsed.REVOCATION_PREFIX,
     trustProxyHops: parsed.SSO_TRUST_PROXY_HOPS,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     purgeIntervalSeconds: parsed.PURGE_INTERVAL_SECONDS,

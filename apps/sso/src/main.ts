@@ -9,7 +9,9 @@ const database = await resolveDatabase({
   ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   dataDir,
 });
-const revocations = createRevocationList(config.redisUrl ? { redisUrl: config.redisUrl } : {});
+const revocations = createRevocationList(
+  config.redisUrl ? { redisUrl: config.redisUrl, keyPrefix: config.revocationPrefix } : {},
+);
 const app = await buildApp({ ...config, databaseUrl: database.url }, { revocations });
 await app.listen({ port: config.port, host: config.host });
 onShutdown(async () => {

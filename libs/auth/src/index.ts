@@ -5,6 +5,7 @@ export { hasScope, type UserContext } from './user-context';
 export {
   createRevocationList,
   DEFAULT_REVOCATION_CACHE_MS,
+  DEFAULT_REVOCATION_PREFIX,
   type RevocationList,
   type RevocationListOptions,
 } from './revocation';

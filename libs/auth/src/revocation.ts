@@ -29,7 +29,7 @@ export interface RevocationListOptions {
   databaseUrl?: string;
   /** redis:// address; absent (and no databaseUrl): in-memory (single process). */
   redisUrl?: string;
-  /** Redis key prefix (default `fleetgraph:revoked:`). */
+  /** Redis key prefix (default DEFAULT_REVOCATION_PREFIX, `fleetgraph:revoked:`). */
   keyPrefix?: string;
   /** How long an isRevoked answer may be reused, in ms (default DEFAULT_REVOCATION_CACHE_MS; 0: always ask). */
   cacheMs?: number;
@@ -38,6 +38,12 @@ export interface RevocationListOptions {
   /** The clock, in epoch ms (default Date.now; tests pass their own). */
   now?: () => number;
 }
+
+/**
+ * Prefix of the Redis keys of the revocation list (REVOCATION_PREFIX of the SSO, the gateway and
+ * the subgraphs: all of one platform must agree on it).
+ */
+export const DEFAULT_REVOCATION_PREFIX = 'fleetgraph:revoked:';
 
 /** The one default of every verifier: a revocation is honoured everywhere within 2 s. */
 export const DEFAULT_REVOCATION_CACHE_MS = 2_000;
@@ -140,7 +146,7 @@ export function createRevocationList(options: RevocationListOptions = {}): Revoc
     return either(database, createRevocationList({ ...options, databaseUrl: undefined }));
   }
   const list = options.redisUrl
-    ? redisList(options.redisUrl, options.keyPrefix ?? 'fleetgraph:revoked:', onError, now)
+    ? redisList(options.redisUrl, options.keyPrefix ?? DEFAULT_REVOCATION_PREFIX, onError, now)
     : memoryList(now);
   return withCache(list, options.cacheMs ?? DEFAULT_REVOCATION_CACHE_MS, now);
 }

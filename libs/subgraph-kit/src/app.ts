@@ -87,7 +87,7 @@ export async function createSubgraphApp<L>(
     options.revocations ??
     createRevocationList({
       databaseUrl: config.databaseUrl,
-      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      ...(config.redisUrl ? { redisUrl: config.redisUrl, keyPrefix: config.revocationPrefix } : {}),
       cacheMs: config.revocationCacheMs,
       onError: (error, operation) => app.log.warn({ err: error, operation }, 'revocation list unavailable'),
     });

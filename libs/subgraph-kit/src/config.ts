@@ -2,7 +2,7 @@
  * The environment every subgraph reads: where it listens, how it verifies tokens, its database
  * and its paging secret. `PREFIX_PORT` lets the one-process start give each subgraph its own port.
  */
-import { DEFAULT_REVOCATION_CACHE_MS } from '@fleetgraph/auth';
+import { DEFAULT_REVOCATION_CACHE_MS, DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
@@ -22,6 +22,8 @@ export interface SubgraphConfig {
   redisUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
   revocationCacheMs: number;
+  /** Prefix of the revocation list's Redis keys (REVOCATION_PREFIX, default `fleetgraph:revoked:`; the SSO's). */
+  revocationPrefix: string;
   /**
    * No request waits on the database longer than these bounds (DATABASE_STATEMENT_TIMEOUT_MS
    * 5000, DATABASE_CONNECT_TIMEOUT_MS 3000, DATABASE_ACQUIRE_TIMEOUT_MS 5000); past them a field
@@ -67,6 +69,7 @@ export function loadSubgraphConfig(
     DATABASE_URL: z.string().url().optional(),
     REDIS_URL: z.string().url().optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
+    REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
     DATABASE_STATEMENT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.statementMs, 100),
     DATABASE_CONNECT_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.connectMs, 100),
     DATABASE_ACQUIRE_TIMEOUT_MS: envField.int(SERVICE_DATABASE_TIMEOUTS.acquireMs, 100),
@@ -123,6 +126,7 @@ export function loadSubgraphConfig(
     databaseUrl: parsed.DATABASE_URL as string | undefined,
     redisUrl: parsed.REDIS_URL as string | undefined,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
+    revocationPrefix: parsed.REVOCATION_PREFIX as string,
     limits: queryLimitsOf(parsed),
     ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS as boolean,

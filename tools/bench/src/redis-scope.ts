@@ -1,7 +1,8 @@
 /**
- * A benchmark's own corner of a shared Redis: its gateways keep their query cache and rate-limit
- * buckets under a prefix of this run, never the production `fleetgraph:cache:` and
- * `fleetgraph:ratelimit:` keys, and the run deletes them when it ends.
+ * A benchmark's own corner of a shared Redis: its services keep the query cache, the rate-limit
+ * buckets and the revocation list under a prefix of this run, never the production
+ * `fleetgraph:cache:`, `fleetgraph:ratelimit:` and `fleetgraph:revoked:` keys, and the run deletes
+ * them when it ends.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -9,11 +10,16 @@ import { Redis } from 'ioredis';
 /** This run's prefix; every key a benchmark gateway writes starts with it. */
 export const BENCH_REDIS_PREFIX = `fleetgraph:bench:${randomUUID()}:`;
 
-/** Gateway environment placing its Redis keys under this run's prefix (`name` tells gateways apart). */
+/**
+ * Environment placing a platform's Redis keys under this run's prefix. `name` tells gateways apart
+ * (each its own cache and buckets); the revocation list is one for the run, as the SSO that writes
+ * it and every gateway that reads it must agree on its prefix.
+ */
 export function benchRedisEnv(name = 'gateway'): Record<string, string> {
   return {
     QUERY_CACHE_PREFIX: `${BENCH_REDIS_PREFIX}${name}:cache:`,
     RATE_LIMIT_PREFIX: `${BENCH_REDIS_PREFIX}${name}:ratelimit:`,
+    REVOCATION_PREFIX: `${BENCH_REDIS_PREFIX}revoked:`,
   };
 }
 

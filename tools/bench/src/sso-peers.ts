@@ -38,6 +38,7 @@ import { createApplication, hashPassword } from '@fleetgraph/sso';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
+import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -282,6 +283,7 @@ async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): P
       SSO_PORT: String(port),
       SSO_ISSUER: origin,
       LOG_LEVEL: 'warn',
+      ...benchRedisEnv(name),
       // The set-up signs in MAX_LOOPS users from one address at once: ceilings well above that.
       LOGIN_ADDRESS_MAX_FAILURES: '100000',
       LOGIN_PAIR_MAX_FAILURES: '100000',
@@ -443,4 +445,5 @@ try {
   }
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();
+  await deleteBenchRedisKeys();
 }

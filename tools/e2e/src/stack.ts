@@ -62,6 +62,8 @@ export async function startStack(
         // Every stack signs in the same demo user: its rate-limit bucket in the shared Redis must
         // be its own, or stacks running side by side spend each other's budget.
         RATE_LIMIT_PREFIX: `fleetgraph-test:ratelimit:${database.name}:`,
+        // Likewise its revocation list, when a test gives it REDIS_URL.
+        REVOCATION_PREFIX: `fleetgraph-test:revoked:${database.name}:`,
         ...env,
       },
       dataDir,

@@ -86,7 +86,12 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     ? undefined
     : createRevocationList({
         databaseUrl: database.url,
-        ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+        ...(env.REDIS_URL
+          ? {
+              redisUrl: env.REDIS_URL,
+              ...(env.REVOCATION_PREFIX ? { keyPrefix: env.REVOCATION_PREFIX } : {}),
+            }
+          : {}),
         // One line, not a stack.
         onError: (error, operation) => log(`revocations: ${operation}: ${(error as Error).message}`),
       });
