@@ -52,6 +52,13 @@ export async function startStack(
   const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
   const names = ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)];
   let ports: Record<string, number> = {};
+  // Every stack signs in the same demo user: its rate-limit buckets and its revocation list (when a
+  // test gives it REDIS_URL) in the shared Redis must be its own, or stacks running side by side
+  // spend each other's budget. A second gateway of the stack (gatewayEnv) shares them.
+  const redisPrefixes = {
+    RATE_LIMIT_PREFIX: `fleetgraph-test:ratelimit:${database.name}:`,
+    REVOCATION_PREFIX: `fleetgraph-test:revoked:${database.name}:`,
+  };
   const startOn = (chosen: Record<string, number>) => {
     ports = chosen;
     return startPlatform({
@@ -59,11 +66,7 @@ export async function startStack(
         DATABASE_URL: database.url,
         LOG_LEVEL: 'silent',
         PATH: process.env.PATH,
-        // Every stack signs in the same demo user: its rate-limit bucket in the shared Redis must
-        // be its own, or stacks running side by side spend each other's budget.
-        RATE_LIMIT_PREFIX: `fleetgraph-test:ratelimit:${database.name}:`,
-        // Likewise its revocation list, when a test gives it REDIS_URL.
-        REVOCATION_PREFIX: `fleetgraph-test:revoked:${database.name}:`,
+        ...redisPrefixes,
         ...env,
       },
       dataDir,
@@ -96,6 +99,7 @@ export async function startStack(
     gatewayEnv(extra = {}) {
       return {
         LOG_LEVEL: 'silent',
+        ...redisPrefixes,
         SSO_ISSUER: platform.urls.sso,
         SUBGRAPH_SHARED_SECRET: platform.subgraphHeaders[GATEWAY_SECRET_HEADER]!,
         ...Object.fromEntries(
