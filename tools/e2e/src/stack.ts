@@ -1,9 +1,7 @@
 /** Boots the real platform (SSO, subgraphs, gateway) on free ports against a throwaway database. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
-import { freePort } from '@fleetgraph/testing';
+import { freePort, scratchDir } from '@fleetgraph/testing';
 import { startPlatform, type Platform } from '@fleetgraph/start';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { loadSubgraphManifests, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
@@ -49,7 +47,7 @@ export async function startStack(
   options: { seed?: boolean } = {},
 ): Promise<Stack> {
   const database = await createTestDatabase(label);
-  const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-e2e-'));
+  const dataDir = scratchDir('fleetgraph-e2e');
   const names = ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)];
   let ports: Record<string, number> = {};
   // Every stack signs in the same demo user: its rate-limit buckets and its revocation list (when a

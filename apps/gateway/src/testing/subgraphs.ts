@@ -3,10 +3,9 @@
  * token verification, request ids, logging and tracing are the platform's own), a supergraph
  * composed from them, and servers that are down or never answer.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeServices } from '@apollo/composition';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +13,7 @@ import { parse } from 'graphql';
 import { createTokenVerifier } from '@fleetgraph/auth';
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import { registerSubgraph, type Resolvers } from '@fleetgraph/subgraph-kit';
-import type { TestIssuer } from '@fleetgraph/testing';
+import { scratchDir, type TestIssuer } from '@fleetgraph/testing';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
 import { buildApp, type GatewayBuildOptions } from '../app';
@@ -113,7 +112,7 @@ export async function startTestGateway(
   env: Record<string, string> = {},
   options: GatewayBuildOptions = {},
 ): Promise<{ app: FastifyInstance; supergraphPath: string; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const dir = scratchDir('gateway-test');
   const supergraphPath = join(dir, 'supergraph.graphql');
   writeFileSync(supergraphPath, supergraphSdl);
   const config = loadGatewayConfig({
