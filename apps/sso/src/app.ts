@@ -54,6 +54,8 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = createServer({
+    // Its own 404, 405 and unhandled errors in RFC 6749's words, like every other SSO error.
+    errorStyle: 'oauth',
     isUnavailable: isDatabaseUnavailable,
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     name: config.name,

@@ -31,6 +31,13 @@ function assertOAuthError(res: LightMyRequestResponse, status: number, error: st
 }
 
 describe('token endpoint errors', () => {
+  test('GET on the token endpoint is 405 method_not_allowed naming POST; an unknown path is not_found', async () => {
+    const get = await sso.app.inject({ method: 'GET', url: '/oauth/token' });
+    assertOAuthError(get, 405, 'method_not_allowed');
+    assert.equal(get.headers.allow, 'POST');
+    assertOAuthError(await sso.app.inject({ method: 'POST', url: '/oauth/nothing' }), 404, 'not_found');
+  });
+
   test('a missing grant_type is invalid_request', async () => {
     assertOAuthError(
       await postToken(sso.app, { username: user.email, password: user.password }),

@@ -99,3 +99,62 @@ test('a path routed for other methods answers 405 with Allow, not 404', async ()
   const missing = await app.inject({ method: 'PUT', url: '/things' });
   assert.equal(missing.statusCode, 404);
 });
+
+test("errorStyle oauth: the kit's own answers are RFC 6749 JSON with no-store", async () => {
+  const oauth = createServer({
+    name: 'kit-oauth',
+    logLevel: 'silent',
+    errorStyle: 'oauth',
+    isUnavailable: (error) => (error as Error).message === 'database away',
+  });
+  oauth.get('/away', async () => {
+    throw new Error('database away');
+  });
+  oauth.post('/token', async () => ({ ok: true }));
+  oauth.get('/boom', async () => {
+    throw new Error('secret internal detail');
+  });
+  after(() => oauth.close());
+  const answers = {
+    wrongMethod: await oauth.inject({ method: 'GET', url: '/token' }),
+    missing: await oauth.inject({ method: 'GET', url: '/nowhere' }),
+    malformed: await oauth.inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    }),
+    boom: await oauth.inject({ method: 'GET', url: '/boom', headers: { 'x-request-id': 'req-2' } }),
+    away: await oauth.inject({ method: 'GET', url: '/away', headers: { 'x-request-id': 'req-3' } }),
+  };
+  assert.equal(answers.away.statusCode, 503);
+  assert.equal(answers.away.headers['retry-after'], '5');
+  assert.deepEqual(answers.away.json(), {
+    error: 'temporarily_unavailable',
+    error_description: 'Temporarily unavailable; retry later',
+    requestId: 'req-3',
+  });
+  assert.equal(answers.wrongMethod.statusCode, 405);
+  assert.equal(answers.wrongMethod.headers.allow, 'POST');
+  assert.deepEqual(answers.wrongMethod.json(), {
+    error: 'method_not_allowed',
+    error_description: 'GET is not allowed on /token; use POST',
+  });
+  assert.deepEqual(answers.missing.json(), {
+    error: 'not_found',
+    error_description: 'No route for GET /nowhere',
+  });
+  assert.equal(answers.malformed.statusCode, 400);
+  assert.equal(answers.malformed.json().error, 'invalid_request');
+  assert.equal(typeof answers.malformed.json().error_description, 'string');
+  assert.deepEqual(answers.boom.json(), {
+    error: 'server_error',
+    error_description: 'Internal server error',
+    requestId: 'req-2',
+  });
+  for (const answer of Object.values(answers)) {
+    assert.equal(answer.headers['cache-control'], 'no-store');
+    assert.equal(answer.headers.pragma, 'no-cache');
+    assert.equal(answer.json().message, undefined);
+  }
+});

@@ -19,6 +19,7 @@ import {
 import Fastify, {
   LogController,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
@@ -46,12 +47,48 @@ export interface ServerOptions {
    */
   isUnavailable?: (error: unknown) => boolean;
   retryAfterSeconds?: number;
+  /**
+   * How the answers the kit gives itself (no route, wrong method, unhandled error, dependency away)
+   * are worded: `plain` (default) `{ error, message }`; `oauth` RFC 6749's `{ error,
+   * error_description }`, with its `server_error` and `temporarily_unavailable` codes,
+   * `Cache-Control: no-store` and `Pragma: no-cache` (the SSO).
+   */
+  errorStyle?: 'plain' | 'oauth';
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     addReadinessCheck(name: string, check: ReadinessCheck): void;
   }
+}
+
+/**
+ * RFC 6749's code for one of the kit's own answers: its server_error and temporarily_unavailable,
+ * invalid_request for a malformed request; no route and wrong method keep their names (the RFC has
+ * none for them).
+ */
+function oauthCode(status: number, error: string): string {
+  if (status === 503) return 'temporarily_unavailable';
+  if (status >= 500) return 'server_error';
+  return status === 404 || status === 405 ? error : 'invalid_request';
+}
+
+/** Sends one of the kit's own error answers in the service's `errorStyle`. */
+function sendError(
+  reply: FastifyReply,
+  style: ServerOptions['errorStyle'],
+  status: number,
+  error: string,
+  message: string,
+  requestId?: string,
+) {
+  const id = requestId ? { requestId } : {};
+  if (style !== 'oauth') return reply.code(status).send({ error, message, ...id });
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .send({ error: oauthCode(status, error), error_description: message, ...id });
 }
 
 /** Methods routed on a path (HEAD with GET); OPTIONS is left out, since CORS routes it everywhere. */
@@ -137,39 +174,40 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = methodsServing(app, path);
-    if (allowed.length > 0)
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          error: 'method_not_allowed',
-          message: clip(`${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`),
-        });
-    return reply
-      .code(404)
-      .send({ error: 'not_found', message: clip(`No route for ${request.method} ${path}`) });
+    if (allowed.length > 0) {
+      const message = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`;
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, options.errorStyle, 405, 'method_not_allowed', clip(message));
+    }
+    return sendError(
+      reply,
+      options.errorStyle,
+      404,
+      'not_found',
+      clip(`No route for ${request.method} ${path}`),
+    );
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status === 500 && options.isUnavailable?.(error)) {
       request.log.warn({ err: error }, 'dependency unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', String(options.retryAfterSeconds ?? 5))
-        .send({
-          error: 'service_unavailable',
-          message: 'Temporarily unavailable; retry later',
-          requestId: request.id,
-        });
+      reply.header('retry-after', String(options.retryAfterSeconds ?? 5));
+      const message = 'Temporarily unavailable; retry later';
+      return sendError(reply, options.errorStyle, 503, 'service_unavailable', message, request.id);
     }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply
-        .code(status)
-        .send({ error: 'internal_error', message: 'Internal server error', requestId: request.id });
+      return sendError(
+        reply,
+        options.errorStyle,
+        status,
+        'internal_error',
+        'Internal server error',
+        request.id,
+      );
     }
-    return reply.code(status).send({ error: error.code ?? 'bad_request', message: clip(error.message) });
+    return sendError(reply, options.errorStyle, status, error.code ?? 'bad_request', clip(error.message));
   });
 
   return app;
