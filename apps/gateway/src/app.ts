@@ -114,36 +114,42 @@ export async function buildApp(
         )
       : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock }));
   if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
-  // @apollo/gateway reads its telemetry switch from the environment when it is constructed.
-  process.env.APOLLO_TELEMETRY_DISABLED = config.apolloTelemetry ? 'false' : 'true';
-  const gateway = new ApolloGateway({
-    supergraphSdl: supergraph.hook,
-    experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
-    // A plan that is one fetch asking what the client asked lets its answer pass through, checked
-    // but not rebuilt (result-shaping/pass-through.ts); the compiled shaping is what sends it.
-    ...(shaping.installed
-      ? {
-          experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
-            const check = passThroughCheck(queryPlan, operationContext.operation, operationContext.schema);
-            if (check) expectPassThrough(requestContext.context, check);
-          },
-        }
-      : {}),
-    buildService: ({ name, url }) =>
-      name === CACHE_SUBGRAPH
-        ? local.dataSource
-        : new ForwardingDataSource({
-            name,
-            url: config.subgraphUrls[name] ?? url ?? '',
-            timeoutMs: config.subgraphTimeouts[name] ?? config.subgraphTimeoutMs,
-            pools,
-            metrics,
-            log: app.log,
-            ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
-            collapse: config.subgraphDedup,
-            ...(options.onSubgraphCollapsed ? { onCollapsed: options.onSubgraphCollapsed } : {}),
-          }),
-  });
+  const gateway = withApolloTelemetry(
+    config.apolloTelemetry,
+    () =>
+      new ApolloGateway({
+        supergraphSdl: supergraph.hook,
+        experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
+        // A plan that is one fetch asking what the client asked lets its answer pass through, checked
+        // but not rebuilt (result-shaping/pass-through.ts); the compiled shaping is what sends it.
+        ...(shaping.installed
+          ? {
+              experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
+                const check = passThroughCheck(
+                  queryPlan,
+                  operationContext.operation,
+                  operationContext.schema,
+                );
+                if (check) expectPassThrough(requestContext.context, check);
+              },
+            }
+          : {}),
+        buildService: ({ name, url }) =>
+          name === CACHE_SUBGRAPH
+            ? local.dataSource
+            : new ForwardingDataSource({
+                name,
+                url: config.subgraphUrls[name] ?? url ?? '',
+                timeoutMs: config.subgraphTimeouts[name] ?? config.subgraphTimeoutMs,
+                pools,
+                metrics,
+                log: app.log,
+                ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
+                collapse: config.subgraphDedup,
+                ...(options.onSubgraphCollapsed ? { onCollapsed: options.onSubgraphCollapsed } : {}),
+              }),
+      }),
+  );
   const apq = persistedQueries({
     enabled: config.persistedQueries,
     redisUrl: config.redisUrl,
@@ -280,4 +286,20 @@ export async function buildApp(
     }),
   );
   return app;
+}
+
+/**
+ * @apollo/gateway has no option for its telemetry: its constructor reads APOLLO_TELEMETRY_DISABLED
+ * from the environment, synchronously. The variable is set for that call only and put back, so no
+ * other code, nor another gateway built in this process, sees this one's setting.
+ */
+function withApolloTelemetry<T>(enabled: boolean, construct: () => T): T {
+  const before = process.env.APOLLO_TELEMETRY_DISABLED;
+  process.env.APOLLO_TELEMETRY_DISABLED = enabled ? 'false' : 'true';
+  try {
+    return construct();
+  } finally {
+    if (before === undefined) delete process.env.APOLLO_TELEMETRY_DISABLED;
+    else process.env.APOLLO_TELEMETRY_DISABLED = before;
+  }
 }

@@ -40,3 +40,18 @@ test('starting the gateway and answering a query calls only its subgraphs', asyn
     'no request left for Apollo or a cloud metadata service',
   );
 });
+
+test("building a gateway leaves the process's APOLLO_TELEMETRY_DISABLED as it was", async () => {
+  const before = process.env.APOLLO_TELEMETRY_DISABLED;
+  try {
+    delete process.env.APOLLO_TELEMETRY_DISABLED;
+    await (await stubbed.gateway()).close();
+    assert.equal(process.env.APOLLO_TELEMETRY_DISABLED, undefined);
+    process.env.APOLLO_TELEMETRY_DISABLED = 'set-by-the-operator';
+    await (await stubbed.gateway()).close();
+    assert.equal(process.env.APOLLO_TELEMETRY_DISABLED, 'set-by-the-operator');
+  } finally {
+    if (before === undefined) delete process.env.APOLLO_TELEMETRY_DISABLED;
+    else process.env.APOLLO_TELEMETRY_DISABLED = before;
+  }
+});
