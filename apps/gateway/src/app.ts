@@ -51,6 +51,11 @@ export interface GatewayBuildOptions {
   onSubgraphCollapsed?: (subgraph: string) => void;
   /** Called when a cache hit was answered before Apollo Server (cache/front.ts; tests count them). */
   onCacheFrontHit?: () => void;
+  /**
+   * Called when the Redis near cache's tracking turns on or off, and with the keys of each
+   * invalidation it applied (null: all), so tests wait on Redis's messages instead of the clock.
+   */
+  onNearCache?: { tracking?: (on: boolean) => void; invalidated?: (keys: string[] | null) => void };
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: ServerOptions['logStream'];
   /** The query cache's store (default: Redis with REDIS_URL, else memory); tests pass their own. */
@@ -105,7 +110,11 @@ export async function buildApp(
             nearBytes: config.queryCacheNearBytes,
             near: {
               onHit: () => metrics.cacheNearHit(),
-              onTracking: (on) => metrics.cacheNearTracking(on),
+              onTracking: (on) => {
+                metrics.cacheNearTracking(on);
+                options.onNearCache?.tracking?.(on);
+              },
+              ...(options.onNearCache?.invalidated ? { onInvalidated: options.onNearCache.invalidated } : {}),
             },
             onError: (error, operation) =>
               app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),

@@ -120,62 +120,110 @@ describe('query cache on Redis', () => {
     assert.equal(cacheHeader(await ask(token, '{ groups(pageSize: 1) { list { id } } }')), 'miss');
   });
 
-  test('repeated hits are answered from the near cache while Redis tracks it, as /metrics shows', async () => {
+  /**
+   * A second gateway of the stack on the same Redis and prefix, built here so the test hears its
+   * near cache: `tracking` settles once Redis tracks it; `invalidation(match)` once it has applied
+   * an invalidation naming a matching key. The test waits on Redis's messages, not on the clock.
+   */
+  async function nearGateway() {
+    let tracked!: () => void;
+    const tracking = new Promise<void>((resolve) => (tracked = resolve));
+    const listeners = new Set<(keys: string[] | null) => void>();
+    const app = await buildGateway(
+      loadGatewayConfig(stack.gatewayEnv({ REDIS_URL, QUERY_CACHE_PREFIX: prefix })),
+      {
+        onNearCache: {
+          tracking: (on) => on && tracked(),
+          invalidated: (keys) => listeners.forEach((listener) => listener(keys)),
+        },
+      },
+    );
+    const invalidation = (match: (key: string) => boolean) =>
+      new Promise<void>((resolve) => {
+        const listener = (keys: string[] | null) => {
+          if (keys !== null && !keys.some(match)) return;
+          listeners.delete(listener);
+          resolve();
+        };
+        listeners.add(listener);
+      });
     const metric = async (name: string) => {
-      const text = await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text();
+      const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
       return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
     };
-    // Tracking is turned on once both connections are up, and again after a failure (a command
-    // timed out on a busy machine): wait for it rather than catch a moment.
-    for (let i = 0; i < 200 && (await metric('gateway_cache_near_tracking')) !== 1; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(await metric('gateway_cache_near_tracking'), 1, 'Redis tracks the gateway');
-    const token = await login();
-    const query = '{ account { id fullName } }';
-    await ask(token, '{ cache(ttl: 60) { ttl } }');
-    assert.equal(cacheHeader(await ask(token, query)), 'miss');
-    assert.equal(cacheHeader(await ask(token, query)), 'hit', 'read from Redis, then held');
-    const before = await metric('gateway_cache_near_hits_total');
-    for (let i = 0; i < 3; i++) {
-      const hit = await ask(token, query);
-      assert.equal(cacheHeader(hit), 'hit');
-      assert.equal(hit.data.account.fullName.length > 0, true);
-    }
-    assert.equal(await metric('gateway_cache_near_hits_total'), before + 3);
-  });
+    const ask = (token: string, query: string) => injectGraphQL(app, query, { token });
+    return { app, tracking, invalidation, metric, ask };
+  }
+
+  // A deadline for failure only: a wait on a Redis message that never comes fails the test.
+  const WAITS_ON_REDIS = { timeout: 30_000 };
+
+  test(
+    'repeated hits are answered from the near cache while Redis tracks it, as /metrics shows',
+    WAITS_ON_REDIS,
+    async () => {
+      const near = await nearGateway();
+      try {
+        // Tracking is turned on once both connections are up (and again after a failure).
+        await near.tracking;
+        assert.equal(await near.metric('gateway_cache_near_tracking'), 1, 'Redis tracks the gateway');
+        const token = await login();
+        const query = '{ account { id fullName } }';
+        await near.ask(token, '{ cache(ttl: 60) { ttl } }');
+        assert.equal(cacheHeader(await near.ask(token, query)), 'miss');
+        assert.equal(cacheHeader(await near.ask(token, query)), 'hit', 'read from Redis, then held');
+        const before = await near.metric('gateway_cache_near_hits_total');
+        for (let i = 0; i < 3; i++) {
+          const hit = await near.ask(token, query);
+          assert.equal(cacheHeader(hit), 'hit');
+          assert.equal(hit.data.account.fullName.length > 0, true);
+        }
+        assert.equal(await near.metric('gateway_cache_near_hits_total'), before + 3);
+      } finally {
+        await near.app.close();
+      }
+    },
+  );
 
   for (const command of ['flush', 'softFlush'])
-    test(`a ${command} through another gateway instance applies to this one's next answer`, async () => {
-      const other = await buildGateway(
-        loadGatewayConfig(stack.gatewayEnv({ REDIS_URL, QUERY_CACHE_PREFIX: prefix })),
-      );
-      try {
-        const token = await login();
-        const query = `{ account { fullName shortName } }`;
-        await ask(token, '{ cache(ttl: 60) { ttl } }');
-        const first = await ask(token, query);
-        assert.equal(cacheHeader(first), 'miss');
-        // Hits read from Redis, then from this gateway's near cache (held while Redis tracks it).
-        for (let i = 0; i < 3; i++) assert.equal(cacheHeader(await ask(token, query)), 'hit');
-        const name = `Renamed by ${command}`;
-        await stack.knex('fleet.accounts').where({ email: DEMO_EMAIL }).update({ full_name: name });
-        const flushed = await injectGraphQL(other, `{ cache(ttl: 60, ${command}: true) { ttl } }`, { token });
-        assert.equal(flushed.errors, undefined, JSON.stringify(flushed.errors));
-        // This gateway drops what it holds when Redis's invalidation message reaches it. Redis
-        // queues that message before the flush's reply, but the two travel on different
-        // connections: on a loaded machine the reply can come first, and the next answer here may
-        // still be the held entry for a moment, never for good (bounded: 5 s).
-        let next = await ask(token, query);
-        for (let i = 0; i < 100 && cacheHeader(next) === 'hit'; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          next = await ask(token, query);
+    test(
+      `a ${command} through another gateway instance applies to this one's next answer`,
+      WAITS_ON_REDIS,
+      async () => {
+        const near = await nearGateway();
+        const other = await buildGateway(
+          loadGatewayConfig(stack.gatewayEnv({ REDIS_URL, QUERY_CACHE_PREFIX: prefix })),
+        );
+        try {
+          await near.tracking;
+          const token = await login();
+          const query = `{ account { fullName shortName } }`;
+          await near.ask(token, '{ cache(ttl: 60) { ttl } }');
+          assert.equal(cacheHeader(await near.ask(token, query)), 'miss');
+          // Hits read from Redis, then from this gateway's near cache (held while Redis tracks it).
+          const before = await near.metric('gateway_cache_near_hits_total');
+          for (let i = 0; i < 3; i++) assert.equal(cacheHeader(await near.ask(token, query)), 'hit');
+          assert.ok((await near.metric('gateway_cache_near_hits_total')) > before, 'the entry is held');
+          const name = `Renamed by ${command}`;
+          await stack.knex('fleet.accounts').where({ email: DEMO_EMAIL }).update({ full_name: name });
+          // Both commands renew the scope's epoch. This gateway applies that when Redis's
+          // invalidation reaches it: Redis queues it before the flush's reply, but the two travel on
+          // different connections, so the reply to the other gateway can come first.
+          const epochDropped = near.invalidation((key) => key.startsWith(`${prefix}epoch:`));
+          const flushed = await injectGraphQL(other, `{ cache(ttl: 60, ${command}: true) { ttl } }`, {
+            token,
+          });
+          assert.equal(flushed.errors, undefined, JSON.stringify(flushed.errors));
+          await epochDropped;
+          const next = await near.ask(token, query);
+          assert.equal(cacheHeader(next), 'miss', 'not the entry held before the flush');
+          assert.equal(next.data.account.fullName, name);
+        } finally {
+          await other.close();
+          await near.app.close();
         }
-        assert.equal(cacheHeader(next), 'miss', 'not the entry held before the flush');
-        assert.equal(next.data.account.fullName, name);
-      } finally {
-        await other.close();
-      }
-    });
+      },
+    );
 });
 
 describe('query cache with Redis down', () => {
