@@ -220,3 +220,81 @@ test('turning tracking on that failed (a timed-out CLIENT TRACKING) is tried aga
   assert.deepEqual(errors, ['near cache tracking: Command timed out']);
   assert.equal(refused, 2, 'refused once, then turned on');
 });
+
+type Commands = {
+  client: (...args: unknown[]) => Promise<unknown>;
+  subscribe: (...args: unknown[]) => Promise<unknown>;
+};
+
+/**
+ * A gateway composing its schema blocks its event loop past the command timeout: a command of the
+ * invalidation connection then fails on this side, though it may have reached Redis.
+ */
+for (const step of ['CLIENT ID', 'SUBSCRIBE'] as const)
+  test(
+    `subscribing the invalidation connection that failed (a timed-out ${step}) is tried again`,
+    WAIT,
+    async (t) => {
+      const redis = new Redis(REDIS_URL);
+      const duplicate = redis.duplicate.bind(redis);
+      const asked: string[] = [];
+      const timedOut = () => new Error('Command timed out');
+      redis.duplicate = (options) => {
+        const listener = duplicate(options);
+        const real = {
+          client: listener.client.bind(listener),
+          subscribe: listener.subscribe.bind(listener),
+        } as Commands;
+        const commands = listener as unknown as Commands;
+        commands.client = async (...args) => {
+          if (args[0] !== 'ID') return real.client(...args); // ioredis names the connection itself
+          asked.push('CLIENT ID');
+          if (step === 'CLIENT ID' && asked.length === 1) throw timedOut();
+          return real.client(...args);
+        };
+        // Redis subscribes the connection; only the answer comes too late.
+        commands.subscribe = async (...args) => {
+          asked.push('SUBSCRIBE');
+          const answer = await real.subscribe(...args);
+          if (step === 'SUBSCRIBE' && asked.filter((command) => command === 'SUBSCRIBE').length === 1)
+            throw timedOut();
+          return answer;
+        };
+        return listener;
+      };
+      const errors: string[] = [];
+      let on!: () => void;
+      const tracking = new Promise<void>((resolve) => (on = resolve));
+      let told!: () => void;
+      const key = `${prefix}retry-${step.replace(' ', '-')}`;
+      const toldOfKey = new Promise<void>((resolve) => (told = resolve));
+      const near = createNearCache(redis, {
+        maxBytes: 1 << 20,
+        connectionName: `${prefix}near-cache-subscribe-retry`,
+        onError: (error, operation) => errors.push(`${operation}: ${(error as Error).message}`),
+        onTracking: (value) => value && on(),
+        onInvalidated: (keys) => {
+          if (keys?.includes(key)) told();
+        },
+        retryMs: 10,
+      });
+      t.after(async () => {
+        await near.close();
+        await redis.quit();
+      });
+      await tracking;
+      assert.deepEqual(errors, ['near cache subscription: Command timed out']);
+      assert.deepEqual(
+        asked,
+        step === 'CLIENT ID'
+          ? ['CLIENT ID', 'CLIENT ID', 'SUBSCRIBE']
+          : ['CLIENT ID', 'SUBSCRIBE', 'SUBSCRIBE'],
+        'the id is asked once per connection: a subscribed connection refuses CLIENT ID',
+      );
+      // The redirect names the subscribed connection: a change of a key read here is told here.
+      await admin.set(key, 'before', 'PX', TTL);
+      assert.deepEqual(await near.read(key, `${key}-entry`), ['before', null]);
+      await admin.set(key, 'after', 'PX', TTL);
+      await toldOfKey;
+    },
+  );

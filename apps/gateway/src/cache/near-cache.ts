@@ -12,8 +12,9 @@
  *   keys as they are sent (NOLOOP: Redis does not echo them); a read sent before such a write, on
  *   the same connection, is not held;
  * - either connection closing loses tracking (everything held is forgotten, nothing is served
- *   from here); when both are back, tracking is turned on again on the new connections. Turning
- *   it on that fails (a timed-out command under load) is tried again after 1 s, doubling to 30 s;
+ *   from here); when both are back, tracking is turned on again on the new connections.
+ *   Subscribing or turning tracking on that fails (a timed-out command under load) is tried again
+ *   after 1 s, doubling to 30 s;
  * - a flush or softFlush through this gateway applies here at once; through another gateway, as
  *   soon as Redis's message reaches this one (one message on a held connection, sent by Redis
  *   before it answers the flush);
@@ -68,7 +69,11 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     enableOfflineQueue: false,
     connectionName: options.connectionName ?? 'fleetgraph-query-cache-near',
   });
+  /** This listener connection's CLIENT ID, once asked; and once it is subscribed (the redirect). */
+  let connectionId: string | undefined;
   let listenerId: string | undefined;
+  /** Renewed each time the listener connection closes: an answer from before is not used. */
+  let listenerSession = 0;
   let closing = false;
   let turningOn = false;
   const firstRetryMs = options.retryMs ?? 1_000;
@@ -79,13 +84,36 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     if (table.tracking) options.onTracking?.(false);
     table.lose();
   };
-  /** Turns tracking on once both connections are ready and the listener is subscribed. */
+  /**
+   * The listener's id once it is subscribed to the invalidation channel. Each step is asked once
+   * per connection: after a SUBSCRIBE that timed out on this side (it may have reached Redis), the
+   * connection may be in subscriber mode, where CLIENT ID is refused, so the id is kept.
+   */
+  const subscribedListener = async (): Promise<string> => {
+    if (listenerId !== undefined) return listenerId;
+    const session = listenerSession;
+    const replaced = () => new Error('the invalidation connection was replaced meanwhile');
+    const id = connectionId ?? String(await listener.client('ID'));
+    if (session !== listenerSession) throw replaced();
+    connectionId = id;
+    await listener.subscribe(INVALIDATE_CHANNEL);
+    if (session !== listenerSession) throw replaced();
+    return (listenerId = id);
+  };
+  /**
+   * Subscribes the listener and turns tracking on, once both connections are ready. Either step
+   * failing (a timed-out command under load: a gateway composing its schema blocks its event loop
+   * past the command timeout) is tried again: no connection event would bring tracking back, and
+   * held values need it.
+   */
   const trackWhenReady = async () => {
-    if (closing || turningOn || table.tracking || listenerId === undefined || redis.status !== 'ready')
+    if (closing || turningOn || table.tracking || listener.status !== 'ready' || redis.status !== 'ready')
       return;
-    const id = listenerId;
     turningOn = true;
+    let operation = 'near cache subscription';
     try {
+      const id = await subscribedListener();
+      operation = 'near cache tracking';
       // NOLOOP: no message for this gateway's own writes, which drop their keys as they are sent.
       await redis.client('TRACKING', 'ON', 'REDIRECT', id, 'NOLOOP');
       if (id === listenerId && redis.status === 'ready' && !table.tracking && !closing) {
@@ -94,9 +122,7 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
       }
       retryMs = firstRetryMs;
     } catch (error) {
-      // A refused or timed-out CLIENT TRACKING (a busy Redis, or a busy gateway) is tried again:
-      // no connection event would bring tracking back, and held values need it.
-      options.onError(error, 'near cache tracking');
+      options.onError(error, operation);
       retryTracking();
     } finally {
       turningOn = false;
@@ -111,19 +137,11 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     retry.unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
   }
-  const subscribe = async () => {
-    try {
-      const id = String(await listener.client('ID'));
-      await listener.subscribe(INVALIDATE_CHANNEL);
-      listenerId = id;
-      await trackWhenReady();
-    } catch (error) {
-      options.onError(error, 'near cache subscription');
-    }
-  };
 
-  listener.on('ready', () => void subscribe());
+  listener.on('ready', () => void trackWhenReady());
   listener.on('close', () => {
+    listenerSession++;
+    connectionId = undefined;
     listenerId = undefined;
     lose();
   });
