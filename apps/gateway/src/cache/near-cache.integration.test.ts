@@ -192,34 +192,54 @@ test("with the store's own connection gone, tracking is turned on again on the n
   );
 });
 
-test('turning tracking on that failed (a timed-out CLIENT TRACKING) is tried again', WAIT, async (t) => {
-  const redis = new Redis(REDIS_URL);
-  const client = redis.client.bind(redis) as (...args: unknown[]) => Promise<unknown>;
-  let refused = 0;
-  // The first CLIENT TRACKING fails as a command timeout under load does; the rest reach Redis.
-  (redis as unknown as { client: (...args: unknown[]) => Promise<unknown> }).client = (...args) =>
-    args[0] === 'TRACKING' && refused++ === 0
-      ? Promise.reject(new Error('Command timed out'))
-      : client(...args);
-  const errors: string[] = [];
-  let on!: () => void;
-  const tracking = new Promise<void>((resolve) => (on = resolve));
-  const near = createNearCache(redis, {
-    maxBytes: 1 << 20,
-    connectionName: `${prefix}near-cache-retry`,
-    onError: (error, operation) => errors.push(`${operation}: ${(error as Error).message}`),
-    onTracking: (value) => value && on(),
-    retryMs: 10,
-  });
-  // Closed even when the test times out (a version without the retry), so the run ends.
-  t.after(async () => {
-    await near.close();
-    await redis.quit();
-  });
-  await tracking;
-  assert.deepEqual(errors, ['near cache tracking: Command timed out']);
-  assert.equal(refused, 2, 'refused once, then turned on');
-});
+/** The retries' timer, run at once: the waits it was asked for, in order. */
+function retriesAtOnce() {
+  const waits: number[] = [];
+  const later = (retry: () => void, ms: number) => {
+    waits.push(ms);
+    setImmediate(retry);
+    return () => {};
+  };
+  return { waits, later };
+}
+
+test(
+  'turning tracking on that failed (a timed-out CLIENT TRACKING) is tried again, after 1 s then 2 s',
+  WAIT,
+  async (t) => {
+    const redis = new Redis(REDIS_URL);
+    const client = redis.client.bind(redis) as (...args: unknown[]) => Promise<unknown>;
+    let asked = 0;
+    // The first two CLIENT TRACKING fail as command timeouts under load do; the next reaches Redis.
+    (redis as unknown as { client: (...args: unknown[]) => Promise<unknown> }).client = (...args) =>
+      args[0] === 'TRACKING' && asked++ < 2
+        ? Promise.reject(new Error('Command timed out'))
+        : client(...args);
+    const errors: string[] = [];
+    let on!: () => void;
+    const tracking = new Promise<void>((resolve) => (on = resolve));
+    const retries = retriesAtOnce();
+    const near = createNearCache(redis, {
+      maxBytes: 1 << 20,
+      connectionName: `${prefix}near-cache-retry`,
+      onError: (error, operation) => errors.push(`${operation}: ${(error as Error).message}`),
+      onTracking: (value) => value && on(),
+      later: retries.later,
+    });
+    // Closed even when the test times out (a version without the retry), so the run ends.
+    t.after(async () => {
+      await near.close();
+      await redis.quit();
+    });
+    await tracking;
+    assert.deepEqual(errors, [
+      'near cache tracking: Command timed out',
+      'near cache tracking: Command timed out',
+    ]);
+    assert.equal(asked, 3, 'refused twice, then turned on');
+    assert.deepEqual(retries.waits, [1_000, 2_000], 'the wait doubles');
+  },
+);
 
 type Commands = {
   client: (...args: unknown[]) => Promise<unknown>;
@@ -268,6 +288,7 @@ for (const step of ['CLIENT ID', 'SUBSCRIBE'] as const)
       let told!: () => void;
       const key = `${prefix}retry-${step.replace(' ', '-')}`;
       const toldOfKey = new Promise<void>((resolve) => (told = resolve));
+      const retries = retriesAtOnce();
       const near = createNearCache(redis, {
         maxBytes: 1 << 20,
         connectionName: `${prefix}near-cache-subscribe-retry`,
@@ -276,7 +297,7 @@ for (const step of ['CLIENT ID', 'SUBSCRIBE'] as const)
         onInvalidated: (keys) => {
           if (keys?.includes(key)) told();
         },
-        retryMs: 10,
+        later: retries.later,
       });
       t.after(async () => {
         await near.close();
@@ -284,6 +305,7 @@ for (const step of ['CLIENT ID', 'SUBSCRIBE'] as const)
       });
       await tracking;
       assert.deepEqual(errors, ['near cache subscription: Command timed out']);
+      assert.deepEqual(retries.waits, [1_000]);
       assert.deepEqual(
         asked,
         step === 'CLIENT ID'

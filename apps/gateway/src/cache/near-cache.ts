@@ -37,11 +37,22 @@ export interface NearCacheOptions {
   onInvalidated?: (keys: string[] | null) => void;
   /** Tracking turned on (true) or lost (false) (metrics, tests). */
   onTracking?: (on: boolean) => void;
-  /** First wait before turning tracking on again after that failed (doubling up to 30 s). */
-  retryMs?: number;
+  /**
+   * Runs `retry` after `ms` and answers its cancel (default: an unref'd setTimeout). Tests run it
+   * at once and read the waits asked for.
+   */
+  later?: (retry: () => void, ms: number) => () => void;
 }
 
+/** The wait before subscribing or turning tracking on again: 1 s, doubling up to 30 s. */
+const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
+
+function unrefTimer(run: () => void, ms: number): () => void {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
 
 export interface NearCache {
   /**
@@ -76,9 +87,9 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
   let listenerSession = 0;
   let closing = false;
   let turningOn = false;
-  const firstRetryMs = options.retryMs ?? 1_000;
-  let retryMs = firstRetryMs;
-  let retry: NodeJS.Timeout | undefined;
+  const later = options.later ?? unrefTimer;
+  let retryMs = FIRST_RETRY_MS;
+  let cancelRetry: (() => void) | undefined;
 
   const lose = () => {
     if (table.tracking) options.onTracking?.(false);
@@ -120,7 +131,7 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
         table.track();
         options.onTracking?.(true);
       }
-      retryMs = firstRetryMs;
+      retryMs = FIRST_RETRY_MS;
     } catch (error) {
       options.onError(error, operation);
       retryTracking();
@@ -129,12 +140,11 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     }
   };
   function retryTracking() {
-    if (closing || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
+    if (closing || cancelRetry) return;
+    cancelRetry = later(() => {
+      cancelRetry = undefined;
       void trackWhenReady();
     }, retryMs);
-    retry.unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
   }
 
@@ -184,7 +194,7 @@ export function createNearCache(redis: Redis, options: NearCacheOptions): NearCa
     drop: (keys) => table.drop(keys),
     async close() {
       closing = true;
-      clearTimeout(retry);
+      cancelRetry?.();
       redis.off('close', lose);
       lose();
       if (listener.status === 'ready') await listener.quit().catch(() => listener.disconnect());
