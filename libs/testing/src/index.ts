@@ -7,3 +7,4 @@ export { seededRandom } from './random';
 export { metricSample } from './metrics';
 export { freePort } from './ports';
 export { scratchDir } from './scratch';
+export { deleteRedisKeys } from './redis-keys';

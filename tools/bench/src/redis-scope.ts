@@ -5,7 +5,7 @@
  * them when it ends.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deleteRedisKeys } from '@fleetgraph/testing';
 
 /** This run's prefix; every key a benchmark gateway writes starts with it. */
 export const BENCH_REDIS_PREFIX = `fleetgraph:bench:${randomUUID()}:`;
@@ -25,16 +25,5 @@ export function benchRedisEnv(name = 'gateway'): Record<string, string> {
 
 /** Deletes what this run's gateways stored in REDIS_URL (nothing to do without one). */
 export async function deleteBenchRedisKeys(redisUrl = process.env.REDIS_URL): Promise<void> {
-  if (!redisUrl) return;
-  const redis = new Redis(redisUrl);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${BENCH_REDIS_PREFIX}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
+  if (redisUrl) await deleteRedisKeys(redisUrl, BENCH_REDIS_PREFIX);
 }

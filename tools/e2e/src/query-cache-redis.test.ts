@@ -39,8 +39,9 @@ describe('query cache on Redis', () => {
       QUERY_CACHE_PREFIX: prefix,
     });
   });
+  let closed = false;
   after(async () => {
-    await stack?.close();
+    if (!closed) await stack?.close();
     const left = await redis.keys(`${prefix}*`);
     if (left.length > 0) await redis.del(...left);
     await redis.quit();
@@ -224,6 +225,23 @@ describe('query cache on Redis', () => {
         }
       },
     );
+
+  test("closing the stack deletes its rate-limit buckets from Redis, not another stack's", async () => {
+    const token = await login();
+    assert.equal((await ask(token)).data.account.email, DEMO_EMAIL);
+    const buckets = await redis.keys(`${stack.redisPrefix}ratelimit:*`);
+    assert.ok(buckets.length > 0, 'the request took a token from a bucket of this stack');
+    const another = `fleetgraph-test:another-stack-${randomUUID()}:ratelimit:user`;
+    await redis.set(another, '1', 'PX', 60_000);
+    try {
+      closed = true;
+      await stack.close();
+      assert.deepEqual(await redis.keys(`${stack.redisPrefix}*`), []);
+      assert.equal(await redis.get(another), '1');
+    } finally {
+      await redis.del(another);
+    }
+  });
 });
 
 describe('query cache with Redis down', () => {

@@ -1,7 +1,7 @@
 /** Boots the real platform (SSO, subgraphs, gateway) on free ports against a throwaway database. */
 import { rmSync } from 'node:fs';
 import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
-import { freePort, scratchDir } from '@fleetgraph/testing';
+import { deleteRedisKeys, freePort, scratchDir } from '@fleetgraph/testing';
 import { startPlatform, type Platform } from '@fleetgraph/start';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { loadSubgraphManifests, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
@@ -18,6 +18,8 @@ export interface Stack {
    * the platform configures its own, with `extra` on top: for loadGatewayConfig in a test.
    */
   gatewayEnv(extra?: Record<string, string>): Record<string, string>;
+  /** Prefix of the stack's keys in Redis (rate-limit buckets, revocations); close() deletes them. */
+  readonly redisPrefix: string;
   close(): Promise<void>;
 }
 
@@ -53,9 +55,11 @@ export async function startStack(
   // Every stack signs in the same demo user: its rate-limit buckets and its revocation list (when a
   // test gives it REDIS_URL) in the shared Redis must be its own, or stacks running side by side
   // spend each other's budget. A second gateway of the stack (gatewayEnv) shares them.
+  // Closing the stack deletes them.
+  const redisPrefix = `fleetgraph-test:${database.name}:`;
   const redisPrefixes = {
-    RATE_LIMIT_PREFIX: `fleetgraph-test:ratelimit:${database.name}:`,
-    REVOCATION_PREFIX: `fleetgraph-test:revoked:${database.name}:`,
+    RATE_LIMIT_PREFIX: `${redisPrefix}ratelimit:`,
+    REVOCATION_PREFIX: `${redisPrefix}revoked:`,
   };
   const startOn = (chosen: Record<string, number>) => {
     ports = chosen;
@@ -79,6 +83,7 @@ export async function startStack(
       return platform;
     },
     knex,
+    redisPrefix,
     async restart() {
       await platform.close();
       // The same ports: the SSO's address is the tokens' issuer.
@@ -114,6 +119,7 @@ export async function startStack(
       const server = createKnex({ url: process.env.DATABASE_URL as string, pool: { min: 0, max: 1 } });
       await dropAppRoles(server, database.name).finally(() => server.destroy());
       rmSync(dataDir, { recursive: true, force: true });
+      if (env.REDIS_URL) await deleteRedisKeys(env.REDIS_URL, redisPrefix);
     },
   };
 }
