@@ -6,13 +6,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { injectGraphQL } from '@fleetgraph/testing';
+import { deleteRedisKeys, injectGraphQL } from '@fleetgraph/testing';
 import { stubbedGateways, type StubbedGateways } from './stub-subgraph.test-support';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUERY = '{ account { email } }';
 let stubs: StubbedGateways;
 let redis: Redis;
+/** This file's keys (its revocations and the gateway's rate-limit buckets), deleted at the end. */
+const base = `fleetgraph-test:${randomUUID()}:`;
 const written: string[] = [];
 
 before(async () => {
@@ -22,6 +24,7 @@ before(async () => {
 after(async () => {
   if (written.length > 0) await redis.del(...written);
   await redis.quit();
+  await deleteRedisKeys(REDIS_URL, base);
   await stubs.close();
 });
 
@@ -34,9 +37,14 @@ async function revokeUnder(prefix: string, jti: string) {
 }
 
 test('a token revoked under REVOCATION_PREFIX is refused; one revoked under another prefix is not', async () => {
-  const prefix = `fleetgraph-test:revoked:${randomUUID()}:`;
+  const prefix = `${base}revoked:`;
   // No reuse of answers, so each request asks Redis.
-  const app = await stubs.gateway({ REDIS_URL, REVOCATION_PREFIX: prefix, REVOCATION_CACHE_MS: '0' });
+  const app = await stubs.gateway({
+    REDIS_URL,
+    REVOCATION_PREFIX: prefix,
+    REVOCATION_CACHE_MS: '0',
+    RATE_LIMIT_PREFIX: `${base}ratelimit:`,
+  });
   const uid = `revocation-prefix-${randomUUID()}`;
   const email = `${uid}@example.test`;
   const token = await stubs.issuer.token({ uid, email });
