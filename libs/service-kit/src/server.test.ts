@@ -100,6 +100,19 @@ test('a path routed for other methods answers 405 with Allow, not 404', async ()
   assert.equal(missing.statusCode, 404);
 });
 
+test("a path Fastify cannot route (a bad escape, an over-long parameter) is a client error in the kit's shape", async () => {
+  const badEscape = await app.inject({ method: 'GET', url: '/things/%ff' });
+  assert.equal(badEscape.statusCode, 400);
+  assert.deepEqual(badEscape.json(), {
+    error: 'FST_ERR_BAD_URL',
+    message: "'/things/%ff' is not a valid url component",
+  });
+  const longParameter = await app.inject({ method: 'GET', url: `/things/${'7'.repeat(500)}` });
+  assert.equal(longParameter.statusCode, 414);
+  assert.equal(longParameter.json().error, 'FST_ERR_MAX_PARAM_LENGTH');
+  assert.ok(longParameter.json().message.length <= MAX_ERROR_MESSAGE + 3, 'the path is not echoed whole');
+});
+
 test("errorStyle oauth: the kit's own answers are RFC 6749 JSON with no-store", async () => {
   const oauth = createServer({
     name: 'kit-oauth',
@@ -118,6 +131,7 @@ test("errorStyle oauth: the kit's own answers are RFC 6749 JSON with no-store", 
   const answers = {
     wrongMethod: await oauth.inject({ method: 'GET', url: '/token' }),
     missing: await oauth.inject({ method: 'GET', url: '/nowhere' }),
+    badEscape: await oauth.inject({ method: 'GET', url: '/%00%ff' }),
     malformed: await oauth.inject({
       method: 'POST',
       url: '/token',
@@ -143,6 +157,11 @@ test("errorStyle oauth: the kit's own answers are RFC 6749 JSON with no-store", 
   assert.deepEqual(answers.missing.json(), {
     error: 'not_found',
     error_description: 'No route for GET /nowhere',
+  });
+  assert.equal(answers.badEscape.statusCode, 400);
+  assert.deepEqual(answers.badEscape.json(), {
+    error: 'invalid_request',
+    error_description: "'/%00%ff' is not a valid url component",
   });
   assert.equal(answers.malformed.statusCode, 400);
   assert.equal(answers.malformed.json().error, 'invalid_request');

@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/api';
 import Fastify, {
   LogController,
+  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -98,6 +99,18 @@ function methodsServing(app: FastifyInstance, path: string): string[] {
   return methods.includes('GET') ? ['GET', 'HEAD', ...methods.slice(1)] : methods;
 }
 
+function answerFrameworkError(
+  style: ServerOptions['errorStyle'],
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const status = error.statusCode ?? 400;
+  if (status < 500) return sendError(reply, style, status, error.code ?? 'bad_request', clip(error.message));
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, style, status, 'internal_error', 'Internal server error', request.id);
+}
+
 export function createServer(options: ServerOptions): FastifyInstance {
   initTracingFromEnv(options.name);
   const app = Fastify({
@@ -110,6 +123,11 @@ export function createServer(options: ServerOptions): FastifyInstance {
     },
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     bodyLimit: options.bodyLimit ?? 1_048_576,
+    // A path Fastify cannot route (a malformed percent-escape, a parameter past maxParamLength)
+    // is answered in the kit's shape and the service's errorStyle, like any other client mistake,
+    // instead of Fastify's own JSON.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+      answerFrameworkError(options.errorStyle, error, request, reply),
     // One line per request only at debug level; the request id is logged as `requestId`.
     logController: new LogController({
       requestIdLogLabel: 'requestId',
