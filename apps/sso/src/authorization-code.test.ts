@@ -307,6 +307,34 @@ describe('authorization endpoint: request checks', () => {
     }
   });
 
+  test('a body the pages cannot read (malformed JSON, XML, too large) is a 4xx page, never a 500', async () => {
+    const query = new URL(authorizeUrl(base()), 'http://sso.test').search;
+    const bodies = [
+      { type: 'application/json', payload: '{bad', status: 400, says: /could not be read/ },
+      { type: 'application/xml', payload: '<a/>', status: 415, says: /not sent as a web form/ },
+      {
+        type: 'application/x-www-form-urlencoded',
+        payload: 'a'.repeat(2_000_000),
+        status: 413,
+        says: /too large/,
+      },
+    ];
+    for (const path of ['/oauth/authorize/sign-in', '/oauth/authorize'])
+      for (const { type, payload, status, says } of bodies) {
+        const res = await sso.app.inject({
+          method: 'POST',
+          url: `${path}${query}`,
+          headers: { 'content-type': type },
+          payload,
+        });
+        assert.equal(res.statusCode, status, `${path} ${type}`);
+        assert.match(String(res.headers['content-type']), /^text\/html/);
+        assert.match(res.body, /This request could not be read/);
+        assert.match(res.body, says);
+        assert.equal(res.headers.location, undefined);
+      }
+  });
+
   test('loopback redirect URIs may differ in port only', async () => {
     const native = await insertApplication(sso.knex, {
       confidential: false,

@@ -35,6 +35,20 @@ import { cookieNames, csrfTokenValid, ensureCsrfToken, sessionUserId } from '../
 import { handleSignInPost } from '../session/sign-in-form';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
 
+/**
+ * A body Fastify could not read (not a web form, malformed JSON, past the body limit): the
+ * sender's mistake, answered with its status on a page, not as our failure.
+ */
+function unreadableFormPage(status: number): string {
+  const reason =
+    status === 413
+      ? 'The form sent was too large.'
+      : status === 415
+        ? 'The form was not sent as a web form.'
+        : 'The form sent could not be read.';
+  return errorPage('This request could not be read', reason);
+}
+
 export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
   await pageDefaults(app);
   const names = cookieNames(ctx.config);
@@ -58,6 +72,8 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return sendPage(reply, 503, errorPage('Temporarily unavailable', 'Please try again in a moment.'));
     }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendPage(reply, status, unreadableFormPage(status));
     request.log.error({ err: error }, 'authorization request failed');
     return sendPage(reply, 500, errorPage('Something went wrong', 'Please try again in a moment.'));
   });
