@@ -15,7 +15,9 @@ app.get('/teapot', async () => {
   throw Object.assign(new Error('short and stout'), { statusCode: 418, code: 'TEAPOT' });
 });
 app.post('/only-post', async () => ({ ok: true }));
-app.get('/things/:id', async () => ({ ok: true }));
+app.get('/things/:id', async (request, reply) =>
+  (request.params as { id: string }).id === 'gone' ? reply.callNotFound() : { ok: true },
+);
 after(() => app.close());
 
 test('/healthz answers while the process lives', async () => {
@@ -98,6 +100,11 @@ test('a path routed for other methods answers 405 with Allow, not 404', async ()
   assert.equal(del.headers.allow, 'GET, HEAD');
   const missing = await app.inject({ method: 'PUT', url: '/things' });
   assert.equal(missing.statusCode, 404);
+  const declined = await app.inject({ method: 'GET', url: '/things/gone' });
+  assert.equal(declined.statusCode, 404, 'a GET route that finds nothing is not "use GET"');
+  assert.equal(declined.headers.allow, undefined);
+  const headDeclined = await app.inject({ method: 'HEAD', url: '/things/gone' });
+  assert.equal(headDeclined.statusCode, 404);
 });
 
 test("a path Fastify cannot route (a bad escape, an over-long parameter) is a client error in the kit's shape", async () => {

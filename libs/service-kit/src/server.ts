@@ -192,7 +192,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = methodsServing(app, path);
-    if (allowed.length > 0) {
+    // A route of this very method that found nothing to serve (reply.callNotFound) stays a 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       const message = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`;
       reply.header('allow', allowed.join(', '));
       return sendError(reply, options.errorStyle, 405, 'method_not_allowed', clip(message));
