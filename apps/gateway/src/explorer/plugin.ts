@@ -52,7 +52,8 @@ export function registerExplorer(app: FastifyInstance, options: ExplorerOptions)
   app.get('/explorer/assets/:hash/:name', async (request, reply) => {
     const { hash, name } = request.params as { hash: string; name: string };
     const asset = assets.get(name);
-    if (!asset || asset.hash !== hash) return reply.code(404).type('text/plain').send('Not found');
+    // An old or made-up address: the gateway's 404, as for any path it does not serve.
+    if (!asset || asset.hash !== hash) return reply.callNotFound();
     return sendAsset(request, reply, asset);
   });
 
