@@ -82,12 +82,14 @@ export const S = {
   activationCode: 'LPA:1$smdp.example.com$ABC-123-XYZ',
 };
 
-export async function loadServicesFixture(knex: Knex): Promise<void> {
-  const d0 = F.depotDevices[0]!;
-  const d1 = F.depotDevices[1]!;
-  const s0 = F.southDevices[0]!;
-  const g0 = F.globexDevices[0]!;
+// Devices the rows below hang on.
+const d0 = F.depotDevices[0]!;
+const d1 = F.depotDevices[1]!;
+const s0 = F.southDevices[0]!;
+const g0 = F.globexDevices[0]!;
 
+/** Dave, the roles of every account, and alert preferences. */
+async function insertDaveAndRoles(knex: Knex): Promise<void> {
   await knex('fleet.accounts').insert({
     id: S.dave.uid,
     organization_id: F.orgA,
@@ -130,7 +132,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       updated_at: at(DAY),
     },
   ]);
+}
 
+/** Free-text descriptions of accounts, groups, devices and a vehicle. */
+async function insertDescriptions(knex: Knex): Promise<void> {
   const ds = S.descriptions;
   const description = (
     rowId: string,
@@ -163,7 +168,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
     description(ds.anna, F.orgA, 'DRIVER', FT.drivers.anna, 'Licence class', 'C1E'),
     description(ds.greta, F.orgB, 'DRIVER', FT.drivers.greta, 'Licence class', 'B'),
   ]);
+}
 
+/** Alert templates, attachments, vehicle alerts and their feedbacks. */
+async function insertAlerts(knex: Knex): Promise<void> {
   const t = S.templates;
   const template = (
     rowId: string,
@@ -275,7 +283,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       created_at: at(5),
     },
   ]);
+}
 
+/** Workshops, driver services and bookings. */
+async function insertWorkshopsAndBookings(knex: Knex): Promise<void> {
   const w = S.workshops;
   await knex('fleet.workshops').insert([
     {
@@ -393,7 +404,11 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       F.alice,
     ),
   ]);
+}
 
+/** Onboarding providers, distributors, staff and requests. */
+async function insertOnboarding(knex: Knex): Promise<void> {
+  const w = S.workshops;
   const p = S.providers;
   await knex('fleet.onboarding_providers').insert([
     {
@@ -504,6 +519,11 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       requested_at: at(30 * DAY),
     },
   ]);
+}
+
+/** Client identifications. */
+async function insertClientIdentifications(knex: Knex): Promise<void> {
+  const dist = S.distributors;
   const ci = S.clientIdentifications;
   await knex('fleet.client_identifications').insert([
     {
@@ -550,7 +570,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       revoked: false,
     },
   ]);
+}
 
+/** Campaigns and their devices. */
+async function insertCampaigns(knex: Knex): Promise<void> {
   const c = S.campaigns;
   await knex('fleet.campaigns').insert([
     {
@@ -591,7 +614,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
     { campaign_id: c.firmware, device_id: s0, status: 'PENDING', updated_at: at(DAY) },
     { campaign_id: c.globex, device_id: g0, status: 'DOWNLOADING', updated_at: at(HOUR) },
   ]);
+}
 
+/** Metrics. */
+async function insertMetrics(knex: Knex): Promise<void> {
   await knex('fleet.metrics').insert([
     {
       id: 'obd.vehicle_speed',
@@ -644,6 +670,10 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
       raw_factor: 0.4,
     },
   ]);
+}
+
+/** Log fetches, remote diagnostics, profile privacy and modes, LPA operations. */
+async function insertDeviceOperations(knex: Knex): Promise<void> {
   await knex('fleet.logfetch_actions').insert([
     {
       id: 'SYSTEM_LOGS',
@@ -761,4 +791,16 @@ export async function loadServicesFixture(knex: Knex): Promise<void> {
     },
     { id: S.lpa.globex, device_id: g0, function_name: 'GET_EID', status: 'SUCCEEDED', requested_at: at(DAY) },
   ]);
+}
+
+export async function loadServicesFixture(knex: Knex): Promise<void> {
+  await insertDaveAndRoles(knex);
+  await insertDescriptions(knex);
+  await insertAlerts(knex);
+  await insertWorkshopsAndBookings(knex);
+  await insertOnboarding(knex);
+  await insertClientIdentifications(knex);
+  await insertCampaigns(knex);
+  await insertMetrics(knex);
+  await insertDeviceOperations(knex);
 }
