@@ -216,6 +216,92 @@ test('every problem is listed by JSON path and nothing is written', async () => 
   );
 });
 
+test('problems of templates, files, reports and resolutions are listed by path, and nothing is written', async () => {
+  const U = '7e000000-0000-4000-8000-0000000000cc';
+  const G = '7e000000-0000-4000-8000-0000000000dd';
+  const defectAnswer = '7d000000-0000-4000-8000-0000000000e1';
+  const unknown = '00000000-0000-4000-8000-0000000000ff';
+  const { png } = await fixtureImages();
+  const items = template.items.map((it, i) => ({ ...it, id: `7f000000-0000-4000-8000-0000000008${i}0` }));
+  const file = write('problems.json', {
+    templates: [
+      { ...template, id: U, groupId: null, items },
+      { ...template, id: U, groupId: unknown, items },
+      { ...template, id: G, groupId: F.groups.globex, items },
+    ],
+    reports: [
+      {
+        vehicleId: F.vehicles.depot[1],
+        driverId: unknown,
+        templateId: U,
+        templateVersion: 1,
+        inspectionType: 'PRE_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-24T06:00:00Z',
+        completedAt: '2026-03-24T06:10:00Z',
+        answers: [
+          {
+            id: defectAnswer,
+            itemId: items[0]!.id,
+            result: 'DEFECT',
+            comment: 'Soft pedal',
+            photos: [{ kind: 'PHOTO', filename: 'brake.png', base64: Buffer.from(png).toString('base64') }],
+          },
+          { itemId: items[1]!.id, result: 'OK', comment: 'Clean' },
+        ],
+        attachments: [
+          { kind: 'WALKAROUND', filename: 'empty.png', base64: '' },
+          { kind: 'WALKAROUND', filename: 'gone.png', path: 'no-such-file.png' },
+        ],
+      },
+      {
+        vehicleId: F.vehicles.depot[1],
+        templateId: G,
+        templateVersion: 1,
+        inspectionType: 'PRE_TRIP',
+        workflowStatus: 'SUBMITTED',
+        startedAt: '2026-03-24T07:00:00Z',
+        answers: [],
+      },
+    ],
+    resolutions: [
+      { by: 'MECHANIC', mechanicName: 'Garage', at: '2026-03-24T10:00:00Z' },
+      { defectId: unknown, by: 'MECHANIC', mechanicName: 'Garage', at: '2026-03-24T10:00:00Z' },
+      { answerId: defectAnswer, by: 'MECHANIC', mechanicName: ' ', at: '2026-03-24T10:00:00Z' },
+      { answerId: defectAnswer, by: 'USER', at: '2026-03-24T10:00:00Z' },
+      { answerId: defectAnswer, by: 'USER', userId: unknown, at: '2026-03-24T10:00:00Z' },
+    ],
+  });
+  const out = await importReportsFile(
+    h.knex,
+    file,
+    { log: () => {}, now: new Date() },
+    fileServiceFor(h.config),
+  );
+  assert.equal(out.ok, false);
+  const problems = (out as { problems: string[] }).problems;
+  const expected = [
+    /^\$\.templates\[1\]\.groupId: no group /,
+    new RegExp(`^\\$\\.templates\\[1\\]\\.version: template ${U} version 1 already exists`),
+    /^\$\.reports\[0\]\.driverId: no driver /,
+    /^\$\.reports\[0\]\.attachments\[0\]: the file is empty/,
+    /^\$\.reports\[0\]\.attachments\[1\]\.path: cannot read no-such-file\.png \(ENOENT\)/,
+    /^\$\.reports\[1\]\.templateId: template .* belongs to another organization/,
+    /^\$\.resolutions\[0\]: needs answerId \(a DEFECT answer of this file\) or defectId/,
+    new RegExp(`^\\$\\.resolutions\\[1\\]: no defect for defect ${unknown}`),
+    /^\$\.resolutions\[2\]\.mechanicName: required when by is MECHANIC/,
+    /^\$\.resolutions\[3\]\.userId: required when by is USER/,
+    new RegExp(`^\\$\\.resolutions\\[4\\]\\.userId: no account ${unknown}`),
+  ];
+  for (const re of expected)
+    assert.ok(
+      problems.some((p) => re.test(p)),
+      `${re} in\n${problems.join('\n')}`,
+    );
+  for (const id of [U, G])
+    assert.equal(await h.knex('dvir.inspection_templates').where('id', id).first(), undefined);
+});
+
 test('malformed JSON and shapes are reported by path', async () => {
   const shape = await importReportsFile(
     h.knex,
