@@ -31,6 +31,7 @@ import {
   resolveDefect,
   type FileInput,
   type ReportRows,
+  type Resolution,
   type Row,
   type TemplateInput,
 } from '../domain/rules';
@@ -149,60 +150,70 @@ export async function importReportsFile(
   return importReports(knex, json, { ...context, baseDir: dirname(resolve(filePath)) }, files);
 }
 
-export async function importReports(
+type Data = z.infer<typeof Dataset>;
+type ImportContext = { log(line: string): void; now: Date; baseDir?: string };
+/** Every problem of the file, by JSON path; nothing is written unless it stays empty. */
+type Problems = string[];
+
+interface FleetFacts {
+  vehicleIds: string[];
+  vehicles: Map<string, { organization_id: string; vehicle_type: string; group_id: string | null }>;
+  /** Driver, account and group ids to their organization. */
+  drivers: Map<string, string>;
+  users: Map<string, string>;
+  groups: Map<string, string>;
+}
+
+const distinct = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
+
+/** Organization of each id found in one of fleet-core's contract views. */
+async function organizationsOf(knex: Knex, view: string, ids: string[]): Promise<Map<string, string>> {
+  const rows = await knex(view).select('id', 'organization_id').whereIn('id', ids);
+  return new Map(rows.map((row: any) => [String(row.id), String(row.organization_id)]));
+}
+
+/** Fleet facts through the contract: vehicles (organization, group), drivers, accounts, groups. */
+async function fleetFactsOf(knex: Knex, data: Data): Promise<FleetFacts> {
+  const vehicleIds = distinct(data.reports.map((r) => r.vehicleId));
+  const vehicleRows = await knex('fleet_contract.vehicles_v1 as v')
+    .select(
+      'v.id',
+      'v.organization_id',
+      'v.vehicle_type',
+      knex.raw(
+        '(select gv.group_id from fleet_contract.group_vehicles_v1 gv where gv.vehicle_id = v.id order by gv.group_id limit 1) as group_id',
+      ),
+    )
+    .whereIn('v.id', vehicleIds);
+  return {
+    vehicleIds,
+    vehicles: new Map(vehicleRows.map((v: any) => [String(v.id), v])),
+    drivers: await organizationsOf(
+      knex,
+      'fleet_contract.drivers_v1',
+      distinct(data.reports.flatMap((r) => (r.driverId ? [r.driverId] : []))),
+    ),
+    users: await organizationsOf(
+      knex,
+      'fleet_contract.accounts_v1',
+      distinct(data.resolutions.flatMap((r) => (r.userId ? [r.userId] : []))),
+    ),
+    groups: await organizationsOf(
+      knex,
+      'fleet_contract.groups_v1',
+      distinct(data.templates.flatMap((t) => (t.groupId ? [t.groupId] : []))),
+    ),
+  };
+}
+
+/** The templates of the file, checked: each must be a new version and valid. */
+async function fileTemplates(
   knex: Knex,
-  json: unknown,
-  context: { log(line: string): void; now: Date; baseDir?: string },
-  files: FileStore,
-): Promise<ImportOutcome> {
-  const parsed = Dataset.safeParse(json);
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => `${pathOf(i.path)}: ${i.message}`) };
-  }
-  const data = parsed.data;
-  const problems: string[] = [];
-
-  // Fleet facts through the contract: vehicles (organization, group), drivers, accounts.
-  const vehicleIds = [...new Set(data.reports.map((r) => r.vehicleId.toLowerCase()))];
-  const vehicles = new Map<
-    string,
-    { organization_id: string; vehicle_type: string; group_id: string | null }
-  >(
-    (
-      await knex('fleet_contract.vehicles_v1 as v')
-        .select(
-          'v.id',
-          'v.organization_id',
-          'v.vehicle_type',
-          knex.raw(
-            '(select gv.group_id from fleet_contract.group_vehicles_v1 gv where gv.vehicle_id = v.id order by gv.group_id limit 1) as group_id',
-          ),
-        )
-        .whereIn('v.id', vehicleIds)
-    ).map((v: any) => [String(v.id), v]),
-  );
-  const driverIds = [...new Set(data.reports.flatMap((r) => (r.driverId ? [r.driverId.toLowerCase()] : [])))];
-  const drivers = new Map<string, string>(
-    (await knex('fleet_contract.drivers_v1').select('id', 'organization_id').whereIn('id', driverIds)).map(
-      (d: any) => [String(d.id), String(d.organization_id)],
-    ),
-  );
-  const userIds = [...new Set(data.resolutions.flatMap((r) => (r.userId ? [r.userId.toLowerCase()] : [])))];
-  const users = new Map<string, string>(
-    (await knex('fleet_contract.accounts_v1').select('id', 'organization_id').whereIn('id', userIds)).map(
-      (a: any) => [String(a.id), String(a.organization_id)],
-    ),
-  );
-  const groupIds = [...new Set(data.templates.flatMap((t) => (t.groupId ? [t.groupId.toLowerCase()] : [])))];
-  const groups = new Map<string, string>(
-    (await knex('fleet_contract.groups_v1').select('id', 'organization_id').whereIn('id', groupIds)).map(
-      (g: any) => [String(g.id), String(g.organization_id)],
-    ),
-  );
-
-  // Templates of the file, and those already stored that reports refer to.
-  const templates = new Map<string, TemplateInput>();
-  const newTemplates: TemplateInput[] = [];
+  data: Data,
+  groups: Map<string, string>,
+  now: Date,
+  problems: Problems,
+): Promise<TemplateInput[]> {
   const existingVersions = new Set(
     (
       await knex('dvir.inspection_templates')
@@ -213,7 +224,8 @@ export async function importReports(
         )
     ).map((t: any) => `${t.id}:${t.version}`),
   );
-  data.templates.forEach((t, i) => {
+  const seen = new Set<string>();
+  return data.templates.map((t, i) => {
     const path = `$.templates[${i}]`;
     const organizationId = t.groupId ? groups.get(t.groupId.toLowerCase()) : undefined;
     if (t.groupId && !organizationId) problems.push(`${path}.groupId: no group ${t.groupId}`);
@@ -222,71 +234,86 @@ export async function importReports(
       id: t.id.toLowerCase(),
       groupId: t.groupId?.toLowerCase() ?? null,
       organizationId: organizationId ?? null,
-      createdAt: t.createdAt ?? context.now,
+      createdAt: t.createdAt ?? now,
       items: t.items.map((item) => ({ ...item, id: item.id?.toLowerCase() ?? randomUUID() })),
     };
     problems.push(...checkTemplate(input, path));
     const key = `${input.id}:${input.version}`;
-    if (existingVersions.has(key) || templates.has(key))
+    if (existingVersions.has(key) || seen.has(key))
       problems.push(`${path}.version: template ${input.id} version ${input.version} already exists`);
-    templates.set(key, input);
-    newTemplates.push(input);
+    seen.add(key);
+    return input;
   });
-  const wanted = [
-    ...new Set(data.reports.map((r) => `${r.templateId.toLowerCase()}:${r.templateVersion}`)),
-  ].filter((k) => !templates.has(k));
-  if (wanted.length > 0) {
-    const stored = await knex('dvir.inspection_templates')
-      .select('*')
-      .whereIn(
-        ['id', 'version'],
-        wanted.map((k) => {
-          const [id, v] = k.split(':');
-          return [id!, Number(v)];
-        }) as any,
-      );
-    const items = await knex('dvir.inspection_items')
-      .select('*')
-      .whereIn(
-        'template_id',
-        stored.map((t: any) => t.id),
-      );
-    for (const t of stored) {
-      templates.set(`${t.id}:${t.version}`, {
-        id: t.id,
-        version: t.version,
-        organizationId: t.organization_id,
-        groupId: t.group_id,
-        name: t.name,
-        signatureRequired: t.signature_required,
-        defaultLanguage: t.default_language,
-        vehicleType: t.vehicle_type,
-        createdAt: t.created_at,
-        items: items
-          .filter((it: any) => it.template_id === t.id && it.template_version === t.version)
-          .map((it: any) => ({
-            id: it.id,
-            orderPosition: it.order_position,
-            category: it.category,
-            name: it.name,
-            description: it.description,
-            required: it.required,
-            commentRequirement: it.comment_requirement,
-            commentOnSuccess: it.comment_on_success,
-            photoCountMin: it.photo_count_min,
-            photoCountMax: it.photo_count_max,
-            translations: it.translations,
-          })),
-      });
-    }
-  }
+}
 
-  const loadFile = async (f: z.infer<typeof file>, path: string): Promise<FileInput | undefined> => {
+/** Stored templates (`id:version` keys) with their items, as the domain rules take them. */
+async function storedTemplates(knex: Knex, keys: string[]): Promise<TemplateInput[]> {
+  if (keys.length === 0) return [];
+  const stored = await knex('dvir.inspection_templates')
+    .select('*')
+    .whereIn(
+      ['id', 'version'],
+      keys.map((k) => {
+        const [id, v] = k.split(':');
+        return [id!, Number(v)];
+      }) as any,
+    );
+  const items = await knex('dvir.inspection_items')
+    .select('*')
+    .whereIn(
+      'template_id',
+      stored.map((t: any) => t.id),
+    );
+  return stored.map((t: any) => ({
+    id: t.id,
+    version: t.version,
+    organizationId: t.organization_id,
+    groupId: t.group_id,
+    name: t.name,
+    signatureRequired: t.signature_required,
+    defaultLanguage: t.default_language,
+    vehicleType: t.vehicle_type,
+    createdAt: t.created_at,
+    items: items
+      .filter((it: any) => it.template_id === t.id && it.template_version === t.version)
+      .map((it: any) => ({
+        id: it.id,
+        orderPosition: it.order_position,
+        category: it.category,
+        name: it.name,
+        description: it.description,
+        required: it.required,
+        commentRequirement: it.comment_requirement,
+        commentOnSuccess: it.comment_on_success,
+        photoCountMin: it.photo_count_min,
+        photoCountMax: it.photo_count_max,
+        translations: it.translations,
+      })),
+  }));
+}
+
+/** Every template a report may name (`id:version`): the file's, then those already stored. */
+async function templatesByVersion(
+  knex: Knex,
+  data: Data,
+  newTemplates: TemplateInput[],
+): Promise<Map<string, TemplateInput>> {
+  const templates = new Map(newTemplates.map((t) => [`${t.id}:${t.version}`, t]));
+  const wanted = distinct(data.reports.map((r) => `${r.templateId}:${r.templateVersion}`)).filter(
+    (k) => !templates.has(k),
+  );
+  for (const t of await storedTemplates(knex, wanted)) templates.set(`${t.id}:${t.version}`, t);
+  return templates;
+}
+
+/** Reads a file of the dataset (inline base64, or a path beside the JSON file). */
+function fileLoader(baseDir: string | undefined, problems: Problems) {
+  return async (f: z.infer<typeof file>, path: string): Promise<FileInput | undefined> => {
     try {
       const bytes =
         f.base64 !== undefined
           ? Buffer.from(f.base64, 'base64')
-          : await readFile(resolve(context.baseDir ?? '.', f.path!));
+          : await readFile(resolve(baseDir ?? '.', f.path!));
       if (bytes.byteLength === 0) {
         problems.push(`${path}: the file is empty`);
         return undefined;
@@ -304,45 +331,70 @@ export async function importReports(
       return undefined;
     }
   };
+}
 
+type LoadFile = ReturnType<typeof fileLoader>;
+
+/** The files of a list, loaded; those that could not be are left out (and listed as problems). */
+async function loadFiles(files: z.infer<typeof file>[], path: string, load: LoadFile): Promise<FileInput[]> {
+  const loaded: FileInput[] = [];
+  for (const [k, f] of files.entries()) {
+    const one = await load(f, `${path}[${k}]`);
+    if (one) loaded.push(one);
+  }
+  return loaded;
+}
+
+/** The vehicle of a report, and its driver checked to be of the same organization. */
+function reportVehicle(r: Data['reports'][number], facts: FleetFacts, path: string, problems: Problems) {
+  const vehicle = facts.vehicles.get(r.vehicleId.toLowerCase());
+  if (!vehicle) {
+    problems.push(`${path}.vehicleId: no vehicle ${r.vehicleId}`);
+    return undefined;
+  }
+  if (r.driverId) {
+    const org = facts.drivers.get(r.driverId.toLowerCase());
+    if (!org) problems.push(`${path}.driverId: no driver ${r.driverId}`);
+    else if (org !== vehicle.organization_id)
+      problems.push(
+        `${path}.driverId: driver ${r.driverId} belongs to another organization than the vehicle`,
+      );
+  }
+  return vehicle;
+}
+
+interface BuiltReports {
+  built: ReportRows[];
+  /** The defect each DEFECT answer of the file raised, by answer id. */
+  answerToDefect: Map<string, Row>;
+}
+
+/** The rows of each report of the file, built and checked by the domain rules. */
+async function buildFileReports(
+  data: Data,
+  facts: FleetFacts,
+  templates: Map<string, TemplateInput>,
+  load: LoadFile,
+  problems: Problems,
+): Promise<BuiltReports> {
   const built: ReportRows[] = [];
   const answerToDefect = new Map<string, Row>();
   for (const [i, r] of data.reports.entries()) {
     const path = `$.reports[${i}]`;
-    const vehicle = vehicles.get(r.vehicleId.toLowerCase());
-    if (!vehicle) {
-      problems.push(`${path}.vehicleId: no vehicle ${r.vehicleId}`);
-      continue;
-    }
-    if (r.driverId) {
-      const org = drivers.get(r.driverId.toLowerCase());
-      if (!org) problems.push(`${path}.driverId: no driver ${r.driverId}`);
-      else if (org !== vehicle.organization_id)
-        problems.push(
-          `${path}.driverId: driver ${r.driverId} belongs to another organization than the vehicle`,
-        );
-    }
+    const vehicle = reportVehicle(r, facts, path, problems);
+    if (!vehicle) continue;
     const template = templates.get(`${r.templateId.toLowerCase()}:${r.templateVersion}`);
     if (template?.organizationId && template.organizationId !== vehicle.organization_id)
       problems.push(`${path}.templateId: template ${r.templateId} belongs to another organization`);
-    const attachments: FileInput[] = [];
-    for (const [j, f] of r.attachments.entries()) {
-      const loaded = await loadFile(f, `${path}.attachments[${j}]`);
-      if (loaded) attachments.push(loaded);
-    }
+    const attachments = await loadFiles(r.attachments, `${path}.attachments`, load);
     const answers = [];
     for (const [j, a] of r.answers.entries()) {
-      const photos: FileInput[] = [];
-      for (const [k, f] of a.photos.entries()) {
-        const loaded = await loadFile(f, `${path}.answers[${j}].photos[${k}]`);
-        if (loaded) photos.push(loaded);
-      }
       answers.push({
         id: a.id?.toLowerCase() ?? randomUUID(),
         itemId: a.itemId,
         result: a.result,
         comment: a.comment ?? null,
-        photos,
+        photos: await loadFiles(a.photos, `${path}.answers[${j}].photos`, load),
       });
     }
     const out = buildReport(
@@ -378,12 +430,16 @@ export async function importReports(
       for (const d of out.rows.defects) answerToDefect.set(String(d.inspection_answer_id), d);
     }
   }
+  return { built, answerToDefect };
+}
 
-  // Resolutions given in the file.
-  const existingDefects = new Map<string, Row>();
+/**
+ * Defects already stored that the file may change: those its resolutions name, and the open ones
+ * of its vehicles (a later report may resolve them).
+ */
+async function storedDefects(knex: Knex, data: Data, vehicleIds: string[]): Promise<Row[]> {
   const defectIds = data.resolutions.flatMap((r) => (r.defectId ? [r.defectId.toLowerCase()] : []));
-  // Open defects already stored for the vehicles of the file (a later report may resolve them).
-  const stored: Row[] = await knex('dvir.defects as df')
+  return knex('dvir.defects as df')
     .select('df.*', 'a.item_name')
     .leftJoin('dvir.inspection_answers as a', 'a.id', 'df.inspection_answer_id')
     .where((w) =>
@@ -391,12 +447,44 @@ export async function importReports(
         .whereIn('df.id', defectIds)
         .orWhere((o) => o.whereIn('df.vehicle_id', vehicleIds).whereIn('df.status', ['OPEN', 'IN_REPAIR'])),
     );
-  for (const d of stored) existingDefects.set(String(d.id), d);
+}
+
+/** Why a resolution of the file cannot be applied to its defect, if it cannot. */
+function resolutionProblem(
+  res: Data['resolutions'][number],
+  defect: Row,
+  users: Map<string, string>,
+  path: string,
+): string | undefined {
+  if (res.by === 'MECHANIC')
+    return res.mechanicName?.trim() ? undefined : `${path}.mechanicName: required when by is MECHANIC`;
+  if (!res.userId) return `${path}.userId: required when by is USER`;
+  const org = users.get(res.userId.toLowerCase());
+  if (!org) return `${path}.userId: no account ${res.userId}`;
+  if (org !== defect.organization_id) return `${path}.userId: account of another organization`;
+  return undefined;
+}
+
+/** The resolution a checked entry of the file stands for. */
+function resolutionOf(res: Data['resolutions'][number]): Resolution {
+  if (res.by === 'MECHANIC') return { by: 'MECHANIC', mechanicName: res.mechanicName!, at: res.at };
+  const byUser = { by: 'USER' as const, userId: res.userId!.toLowerCase(), at: res.at };
+  return res.status ? { ...byUser, status: res.status } : byUser;
+}
+
+/** The resolutions given in the file; answers the defects they changed. */
+function applyFileResolutions(
+  data: Data,
+  reports: BuiltReports,
+  existingDefects: Map<string, Row>,
+  users: Map<string, string>,
+  problems: Problems,
+): Set<Row> {
   const changed = new Set<Row>();
   data.resolutions.forEach((res, i) => {
     const path = `$.resolutions[${i}]`;
     const defect = res.answerId
-      ? answerToDefect.get(res.answerId.toLowerCase())
+      ? reports.answerToDefect.get(res.answerId.toLowerCase())
       : res.defectId
         ? existingDefects.get(res.defectId.toLowerCase())
         : undefined;
@@ -408,69 +496,51 @@ export async function importReports(
       );
       return;
     }
-    if (res.by === 'USER') {
-      const org = res.userId ? users.get(res.userId.toLowerCase()) : undefined;
-      if (!res.userId) return void problems.push(`${path}.userId: required when by is USER`);
-      if (!org) return void problems.push(`${path}.userId: no account ${res.userId}`);
-      if (org !== defect.organization_id)
-        return void problems.push(`${path}.userId: account of another organization`);
-      problems.push(
-        ...resolveDefect(
-          defect,
-          {
-            by: 'USER',
-            userId: res.userId.toLowerCase(),
-            at: res.at,
-            ...(res.status ? { status: res.status } : {}),
-          },
-          path,
-        ),
-      );
-    } else {
-      if (!res.mechanicName?.trim())
-        return void problems.push(`${path}.mechanicName: required when by is MECHANIC`);
-      problems.push(
-        ...resolveDefect(defect, { by: 'MECHANIC', mechanicName: res.mechanicName, at: res.at }, path),
-      );
-    }
+    const problem = resolutionProblem(res, defect, users, path);
+    if (problem) return void problems.push(problem);
+    problems.push(...resolveDefect(defect, resolutionOf(res), path));
     changed.add(defect);
   });
-  if (problems.length > 0) return { ok: false, problems };
+  return changed;
+}
 
-  // Later reports resolve the open defects they find in order.
+/** Later reports resolve the open defects they find, in the order they were started. */
+function resolveByLaterReports(stored: Row[], built: ReportRows[], changed: Set<Row>): void {
   const open: Row[] = [
     ...stored.filter((d) => ['OPEN', 'IN_REPAIR'].includes(String(d.status))),
     ...built.flatMap((b) => b.defects),
   ];
   const itemName = new Map<string, string>();
   for (const b of built) for (const a of b.answers) itemName.set(String(a.id), String(a.item_name));
-  for (const report of [...built].sort(
+  const byStart = [...built].sort(
     (a, b) => (a.report.started_at as Date).getTime() - (b.report.started_at as Date).getTime(),
-  )) {
+  );
+  for (const report of byStart) {
     const fixed = defectsFixedBy(
       report,
       open,
       (d) => (d.item_name as string | undefined) ?? itemName.get(String(d.inspection_answer_id)),
     );
     for (const d of fixed) {
-      resolveDefect(
-        d,
-        {
-          by: 'LATER_REPORT',
-          reportId: String(report.report.id),
-          at: (report.report.completed_at ?? report.report.started_at) as Date,
-        },
-        'auto',
-      );
+      const at = (report.report.completed_at ?? report.report.started_at) as Date;
+      resolveDefect(d, { by: 'LATER_REPORT', reportId: String(report.report.id), at }, 'auto');
       changed.add(d);
     }
   }
+}
 
+/** Everything of the file in one transaction; stored defects that changed are updated. */
+async function writeImport(
+  knex: Knex,
+  files: FileStore,
+  newTemplates: TemplateInput[],
+  built: ReportRows[],
+  changedStored: Row[],
+): Promise<void> {
   await knex.transaction(async (trx) => {
     await writeTemplates(trx, newTemplates);
     await writeReports(trx, files, built);
-    for (const d of changed) {
-      if (!existingDefects.has(String(d.id))) continue;
+    for (const d of changedStored) {
       await trx('dvir.defects')
         .where('id', String(d.id))
         .update({
@@ -484,6 +554,39 @@ export async function importReports(
         });
     }
   });
+}
+
+export async function importReports(
+  knex: Knex,
+  json: unknown,
+  context: ImportContext,
+  files: FileStore,
+): Promise<ImportOutcome> {
+  const parsed = Dataset.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((i) => `${pathOf(i.path)}: ${i.message}`) };
+  }
+  const data = parsed.data;
+  const problems: Problems = [];
+  const facts = await fleetFactsOf(knex, data);
+  const newTemplates = await fileTemplates(knex, data, facts.groups, context.now, problems);
+  const templates = await templatesByVersion(knex, data, newTemplates);
+  const reports = await buildFileReports(
+    data,
+    facts,
+    templates,
+    fileLoader(context.baseDir, problems),
+    problems,
+  );
+  const stored = await storedDefects(knex, data, facts.vehicleIds);
+  const existingDefects = new Map(stored.map((d) => [String(d.id), d]));
+  const changed = applyFileResolutions(data, reports, existingDefects, facts.users, problems);
+  if (problems.length > 0) return { ok: false, problems };
+
+  resolveByLaterReports(stored, reports.built, changed);
+  const changedStored = [...changed].filter((d) => existingDefects.has(String(d.id)));
+  await writeImport(knex, files, newTemplates, reports.built, changedStored);
+  const { built } = reports;
   const summary = {
     templates: newTemplates.length,
     reports: built.length,
