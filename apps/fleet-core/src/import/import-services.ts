@@ -242,6 +242,319 @@ export function checkServices(input: unknown, problems: string[]): void {
   });
 }
 
+type Organization = Dataset['organizations'][number];
+
+/** What one organization's services rows are built with: its plan's references, and where rows go. */
+interface OrgRows {
+  org: Organization;
+  plan: Plan['organizations'][number];
+  now: Date;
+  push(table: string, row: Row): void;
+  /** The account id an e-mail or id names. */
+  account(ref: string): string;
+  accountInput(id: string): Organization['accounts'][number] | undefined;
+  vehicleInput(id: string): Organization['vehicles'][number] | undefined;
+}
+
+function pushAccountRoles(o: OrgRows, s: ServicesInput): void {
+  for (const r of s.accountRoles)
+    for (const role of new Set(r.roles))
+      o.push('fleet.account_roles', {
+        account_id: o.account(r.account),
+        role,
+        granted_at: r.grantedAt ? new Date(r.grantedAt) : o.now,
+        granted_by: r.grantedBy ? o.account(r.grantedBy) : null,
+      });
+}
+
+function pushDescriptions(o: OrgRows, s: ServicesInput): void {
+  const subjectId = {
+    ACCOUNT: o.account,
+    GROUP: (ref: string) => o.plan.resolveGroup(ref),
+    DEVICE: (ref: string) => ref,
+    VEHICLE: (ref: string) => o.plan.resolveVehicle(ref),
+    DRIVER: (ref: string) => o.plan.resolveDriver(ref),
+  };
+  for (const d of s.descriptions) {
+    o.push('fleet.descriptions', {
+      id: randomUUID(),
+      organization_id: o.plan.id,
+      subject: d.subject,
+      subject_id: subjectId[d.subject](d.of),
+      label: d.label,
+      value: d.value,
+      source: d.source ?? 'IMPORT',
+    });
+  }
+}
+
+function pushAlertTemplates(o: OrgRows, s: ServicesInput): void {
+  for (const t of s.alertTemplates) {
+    const id = randomUUID();
+    o.push('fleet.alert_templates', {
+      id,
+      organization_id: o.plan.id,
+      name: t.name,
+      version: t.version,
+      content_type: t.contentType,
+      default_context: JSON.stringify(t.defaultContext),
+      locked: t.locked,
+      channel_name: t.channelName,
+      definition: t.definition,
+    });
+    for (const a of t.attachments)
+      o.push('fleet.alert_attachments', {
+        id: randomUUID(),
+        template_id: id,
+        filename: a.filename,
+        content_type: a.contentType,
+        byte_size: a.byteSize,
+        url: a.url,
+      });
+  }
+}
+
+/** The organization's workshops; answers the id of a workshop by its name (any case). */
+function pushWorkshops(o: OrgRows, s: ServicesInput): (name: string) => string {
+  const workshopIds = new Map<string, string>();
+  for (const w of s.workshops) {
+    const id = randomUUID();
+    workshopIds.set(w.name.toLowerCase(), id);
+    o.push('fleet.workshops', {
+      id,
+      name: w.name,
+      address: w.address ?? null,
+      postal_code: w.postalCode ?? null,
+      city: w.city,
+      country_code: w.countryCode,
+      phone: w.phone ?? null,
+      email: w.email ?? null,
+      website: w.website ?? null,
+      latitude: w.latitude ?? null,
+      longitude: w.longitude ?? null,
+    });
+    o.push('fleet.organization_workshops', { organization_id: o.plan.id, workshop_id: id });
+  }
+  return (name) => workshopIds.get(name.toLowerCase())!;
+}
+
+function pushDriverServices(o: OrgRows, s: ServicesInput, workshop: (name: string) => string): void {
+  for (const d of s.driverServices) {
+    const id = randomUUID();
+    o.push('fleet.driver_services', {
+      id,
+      organization_id: o.plan.id,
+      label: d.label,
+      description: d.description ?? null,
+    });
+    for (const w of new Set(d.workshops.map(workshop)))
+      o.push('fleet.driver_service_workshops', { driver_service_id: id, workshop_id: w });
+  }
+}
+
+/** The id of a provider by its code: one already stored or written by this import, else a new row. */
+function providerIdOf(
+  o: OrgRows,
+  provider: ServicesInput['distributors'][number]['provider'],
+  ids: Map<string, string>,
+) {
+  if (!provider) return null;
+  let id = ids.get(provider.code);
+  if (id) return id;
+  id = randomUUID();
+  ids.set(provider.code, id);
+  o.push('fleet.onboarding_providers', {
+    id,
+    code: provider.code,
+    name: provider.name,
+    website: provider.website ?? null,
+    support_email: provider.supportEmail ?? null,
+  });
+  return id;
+}
+
+function pushOnboardingRequests(
+  o: OrgRows,
+  distributorId: string,
+  requests: ServicesInput['distributors'][number]['requests'],
+): void {
+  for (const r of requests) {
+    const vehicle = r.vehicle ? o.vehicleInput(o.plan.resolveVehicle(r.vehicle)) : undefined;
+    o.push('fleet.onboarding_requests', {
+      id: randomUUID(),
+      distributor_id: distributorId,
+      device_id: r.device ?? null,
+      status: r.status,
+      plate: r.plate ?? vehicle?.plate ?? null,
+      vin: r.vin ?? vehicle?.vin ?? null,
+      notes: r.notes ?? null,
+      requested_at: new Date(r.requestedAt),
+      scheduled_at: r.scheduledAt ? new Date(r.scheduledAt) : null,
+      completed_at: r.completedAt ? new Date(r.completedAt) : null,
+    });
+  }
+}
+
+/** Distributors with their staff and requests; answers their ids by label (lower case). */
+function pushDistributors(
+  o: OrgRows,
+  s: ServicesInput,
+  workshop: (name: string) => string,
+  providerIds: Map<string, string>,
+): Map<string, string> {
+  const distributorIds = new Map<string, string>();
+  for (const d of s.distributors) {
+    const id = randomUUID();
+    distributorIds.set(d.label.toLowerCase(), id);
+    o.push('fleet.onboarding_distributors', {
+      id,
+      organization_id: o.plan.id,
+      label: d.label,
+      provider_id: providerIdOf(o, d.provider, providerIds),
+      is_active: d.isActive,
+      workshop_id: d.workshop ? workshop(d.workshop) : null,
+      provider_workshop_id: d.providerWorkshopId ?? null,
+    });
+    for (const m of d.staff)
+      o.push('fleet.onboarding_staff', {
+        id: randomUUID(),
+        distributor_id: id,
+        full_name: m.fullName,
+        email: m.email ?? null,
+        phone: m.phone ?? null,
+        role: m.role,
+        active: m.active,
+      });
+    pushOnboardingRequests(o, id, d.requests);
+  }
+  return distributorIds;
+}
+
+function pushClientIdentifications(o: OrgRows, s: ServicesInput, distributorIds: Map<string, string>): void {
+  for (const c of s.clientIdentifications) {
+    o.push('fleet.client_identifications', {
+      id: randomUUID(),
+      organization_id: o.plan.id,
+      code: c.code,
+      label: c.label,
+      distributor_id: c.distributor ? distributorIds.get(c.distributor.toLowerCase()) : null,
+      client_reference: c.clientReference ?? null,
+      default_account_id: c.defaultAccount ? o.account(c.defaultAccount) : null,
+      usable: c.usable,
+      revoked: c.revoked,
+    });
+  }
+}
+
+/** Bookings, with the vehicle's and the user's details copied as the booking records them. */
+function pushBookings(o: OrgRows, s: ServicesInput, workshop: (name: string) => string): void {
+  for (const b of s.bookings) {
+    const accountId = o.account(b.account);
+    const user = o.accountInput(accountId);
+    const vehicleId = b.vehicle ? o.plan.resolveVehicle(b.vehicle) : null;
+    const vehicle = vehicleId ? o.vehicleInput(vehicleId) : undefined;
+    const place = s.workshops.find((w) => w.name.toLowerCase() === b.workshop.toLowerCase());
+    o.push('fleet.bookings', {
+      id: randomUUID(),
+      organization_id: o.plan.id,
+      account_id: accountId,
+      vehicle_id: vehicleId,
+      workshop_id: workshop(b.workshop),
+      plate_number: vehicle?.plate ?? null,
+      booking_date: new Date(b.bookingDate),
+      status: b.status,
+      quotation_ids: b.quotationIds,
+      vehicle_make: vehicle?.make ?? null,
+      vehicle_model: vehicle?.model ?? null,
+      vehicle_year: vehicle?.year != null ? String(vehicle.year) : null,
+      vin: vehicle?.vin ?? null,
+      city: place?.city ?? null,
+      country: place?.countryCode ?? null,
+      additional_information: b.additionalInformation ?? null,
+      preferred_language: b.preferredLanguage ?? user?.language ?? null,
+      contact_method: b.contactMethod ?? null,
+      user_email: user?.email ?? null,
+      user_name: user?.fullName ?? null,
+      user_phone_number: user?.phone ?? null,
+    });
+  }
+}
+
+function pushCampaigns(o: OrgRows, s: ServicesInput): void {
+  for (const c of s.campaigns) {
+    const id = randomUUID();
+    o.push('fleet.campaigns', {
+      id,
+      organization_id: o.plan.id,
+      name: c.name,
+      status: c.status,
+      configurations: c.configurations,
+      created_at: c.createdAt ? new Date(c.createdAt) : o.now,
+      archived_at: c.archivedAt ? new Date(c.archivedAt) : null,
+    });
+    for (const d of c.devices)
+      o.push('fleet.campaign_devices', {
+        campaign_id: id,
+        device_id: d.device,
+        status: d.status,
+        error_message: d.errorMessage ?? null,
+      });
+  }
+}
+
+/** Vehicle alerts (on the device's current vehicle) and their feedbacks. */
+function pushVehicleAlerts(o: OrgRows, s: ServicesInput): void {
+  const currentVehicleOf = new Map(
+    o.org.devices
+      .filter((d) => d.currentVehicle)
+      .map((d) => [d.id, o.plan.resolveVehicle(d.currentVehicle!)]),
+  );
+  for (const a of s.vehicleAlerts) {
+    const alertId = randomUUID();
+    o.push('fleet.vehicle_alerts', {
+      id: alertId,
+      organization_id: o.plan.id,
+      device_id: a.device,
+      vehicle_id: currentVehicleOf.get(a.device) ?? null,
+      type: a.type,
+      severity: a.severity,
+      status: a.status,
+      message: a.message,
+      started_at: new Date(a.startedAt),
+      ended_at: a.endedAt ? new Date(a.endedAt) : null,
+      latitude: a.latitude ?? null,
+      longitude: a.longitude ?? null,
+    });
+    for (const f of a.feedbacks) {
+      const authorId = f.account ? o.account(f.account) : null;
+      o.push('fleet.vehicle_alert_feedbacks', {
+        id: randomUUID(),
+        alert_id: alertId,
+        account_id: authorId,
+        status: f.status,
+        language: f.language ?? (authorId ? o.accountInput(authorId)?.language : undefined) ?? 'EN',
+        comment: f.comment ?? null,
+        // Default: the import time, never before the alert was raised.
+        created_at: new Date(f.createdAt ?? Math.max(o.now.getTime(), Date.parse(a.startedAt))),
+      });
+    }
+  }
+}
+
+/** Every services row of one organization, section by section. */
+function pushServices(o: OrgRows, s: ServicesInput, providerIds: Map<string, string>): void {
+  pushAccountRoles(o, s);
+  pushDescriptions(o, s);
+  pushAlertTemplates(o, s);
+  const workshop = pushWorkshops(o, s);
+  pushDriverServices(o, s, workshop);
+  const distributorIds = pushDistributors(o, s, workshop, providerIds);
+  pushClientIdentifications(o, s, distributorIds);
+  pushBookings(o, s, workshop);
+  pushCampaigns(o, s);
+  pushVehicleAlerts(o, s);
+}
+
 /** Writes the services rows of every organization of a validated dataset; returns rows per table. */
 export async function importServices(
   trx: Knex.Transaction,
@@ -251,252 +564,25 @@ export async function importServices(
 ): Promise<Record<string, number>> {
   const rows: Record<string, Row[]> = {};
   const push = (table: string, row: Row) => (rows[table] ??= []).push(row);
-  const providerIds = new Map<string, string>();
   const existingProviders: Array<{ id: string; code: string }> = await trx(
     'fleet.onboarding_providers',
   ).select('id', 'code');
-  for (const p of existingProviders) providerIds.set(p.code, p.id);
+  const providerIds = new Map(existingProviders.map((p) => [p.code, p.id]));
 
-  dataset.organizations.forEach((org, o) => {
+  dataset.organizations.forEach((org, i) => {
     const s = (org as { services?: ServicesInput }).services;
     if (!s) return;
-    const orgPlan = plan.organizations[o]!;
-    const orgId = orgPlan.id;
-    const account = (ref: string) => orgPlan.resolveAccount(ref);
-    const accountInput = (id: string) => org.accounts[orgPlan.accountIds.indexOf(id)];
-    const vehicleInput = (id: string) => org.vehicles[orgPlan.vehicleIds.indexOf(id)];
-    const currentVehicleOf = new Map(
-      org.devices
-        .filter((d) => d.currentVehicle)
-        .map((d) => [d.id, orgPlan.resolveVehicle(d.currentVehicle!)]),
-    );
-    const subjectId = {
-      ACCOUNT: account,
-      GROUP: (ref: string) => orgPlan.resolveGroup(ref),
-      DEVICE: (ref: string) => ref,
-      VEHICLE: (ref: string) => orgPlan.resolveVehicle(ref),
-      DRIVER: (ref: string) => orgPlan.resolveDriver(ref),
+    const orgPlan = plan.organizations[i]!;
+    const o: OrgRows = {
+      org,
+      plan: orgPlan,
+      now,
+      push,
+      account: (ref) => orgPlan.resolveAccount(ref),
+      accountInput: (id) => org.accounts[orgPlan.accountIds.indexOf(id)],
+      vehicleInput: (id) => org.vehicles[orgPlan.vehicleIds.indexOf(id)],
     };
-
-    for (const r of s.accountRoles)
-      for (const role of new Set(r.roles))
-        push('fleet.account_roles', {
-          account_id: account(r.account),
-          role,
-          granted_at: r.grantedAt ? new Date(r.grantedAt) : now,
-          granted_by: r.grantedBy ? account(r.grantedBy) : null,
-        });
-    for (const d of s.descriptions) {
-      push('fleet.descriptions', {
-        id: randomUUID(),
-        organization_id: orgId,
-        subject: d.subject,
-        subject_id: subjectId[d.subject](d.of),
-        label: d.label,
-        value: d.value,
-        source: d.source ?? 'IMPORT',
-      });
-    }
-    for (const t of s.alertTemplates) {
-      const id = randomUUID();
-      push('fleet.alert_templates', {
-        id,
-        organization_id: orgId,
-        name: t.name,
-        version: t.version,
-        content_type: t.contentType,
-        default_context: JSON.stringify(t.defaultContext),
-        locked: t.locked,
-        channel_name: t.channelName,
-        definition: t.definition,
-      });
-      for (const a of t.attachments)
-        push('fleet.alert_attachments', {
-          id: randomUUID(),
-          template_id: id,
-          filename: a.filename,
-          content_type: a.contentType,
-          byte_size: a.byteSize,
-          url: a.url,
-        });
-    }
-    const workshopIds = new Map<string, string>();
-    for (const w of s.workshops) {
-      const id = randomUUID();
-      workshopIds.set(w.name.toLowerCase(), id);
-      push('fleet.workshops', {
-        id,
-        name: w.name,
-        address: w.address ?? null,
-        postal_code: w.postalCode ?? null,
-        city: w.city,
-        country_code: w.countryCode,
-        phone: w.phone ?? null,
-        email: w.email ?? null,
-        website: w.website ?? null,
-        latitude: w.latitude ?? null,
-        longitude: w.longitude ?? null,
-      });
-      push('fleet.organization_workshops', { organization_id: orgId, workshop_id: id });
-    }
-    const workshop = (name: string) => workshopIds.get(name.toLowerCase())!;
-    for (const d of s.driverServices) {
-      const id = randomUUID();
-      push('fleet.driver_services', {
-        id,
-        organization_id: orgId,
-        label: d.label,
-        description: d.description ?? null,
-      });
-      for (const w of new Set(d.workshops.map(workshop)))
-        push('fleet.driver_service_workshops', { driver_service_id: id, workshop_id: w });
-    }
-    const distributorIds = new Map<string, string>();
-    for (const d of s.distributors) {
-      const id = randomUUID();
-      distributorIds.set(d.label.toLowerCase(), id);
-      let providerId: string | null = null;
-      if (d.provider) {
-        providerId = providerIds.get(d.provider.code) ?? null;
-        if (!providerId) {
-          providerId = randomUUID();
-          providerIds.set(d.provider.code, providerId);
-          push('fleet.onboarding_providers', {
-            id: providerId,
-            code: d.provider.code,
-            name: d.provider.name,
-            website: d.provider.website ?? null,
-            support_email: d.provider.supportEmail ?? null,
-          });
-        }
-      }
-      push('fleet.onboarding_distributors', {
-        id,
-        organization_id: orgId,
-        label: d.label,
-        provider_id: providerId,
-        is_active: d.isActive,
-        workshop_id: d.workshop ? workshop(d.workshop) : null,
-        provider_workshop_id: d.providerWorkshopId ?? null,
-      });
-      for (const m of d.staff)
-        push('fleet.onboarding_staff', {
-          id: randomUUID(),
-          distributor_id: id,
-          full_name: m.fullName,
-          email: m.email ?? null,
-          phone: m.phone ?? null,
-          role: m.role,
-          active: m.active,
-        });
-      for (const r of d.requests) {
-        const vehicle = r.vehicle ? vehicleInput(orgPlan.resolveVehicle(r.vehicle)) : undefined;
-        push('fleet.onboarding_requests', {
-          id: randomUUID(),
-          distributor_id: id,
-          device_id: r.device ?? null,
-          status: r.status,
-          plate: r.plate ?? vehicle?.plate ?? null,
-          vin: r.vin ?? vehicle?.vin ?? null,
-          notes: r.notes ?? null,
-          requested_at: new Date(r.requestedAt),
-          scheduled_at: r.scheduledAt ? new Date(r.scheduledAt) : null,
-          completed_at: r.completedAt ? new Date(r.completedAt) : null,
-        });
-      }
-    }
-    for (const c of s.clientIdentifications) {
-      push('fleet.client_identifications', {
-        id: randomUUID(),
-        organization_id: orgId,
-        code: c.code,
-        label: c.label,
-        distributor_id: c.distributor ? distributorIds.get(c.distributor.toLowerCase()) : null,
-        client_reference: c.clientReference ?? null,
-        default_account_id: c.defaultAccount ? account(c.defaultAccount) : null,
-        usable: c.usable,
-        revoked: c.revoked,
-      });
-    }
-    for (const b of s.bookings) {
-      const accountId = account(b.account);
-      const user = accountInput(accountId);
-      const vehicleId = b.vehicle ? orgPlan.resolveVehicle(b.vehicle) : null;
-      const vehicle = vehicleId ? vehicleInput(vehicleId) : undefined;
-      push('fleet.bookings', {
-        id: randomUUID(),
-        organization_id: orgId,
-        account_id: accountId,
-        vehicle_id: vehicleId,
-        workshop_id: workshop(b.workshop),
-        plate_number: vehicle?.plate ?? null,
-        booking_date: new Date(b.bookingDate),
-        status: b.status,
-        quotation_ids: b.quotationIds,
-        vehicle_make: vehicle?.make ?? null,
-        vehicle_model: vehicle?.model ?? null,
-        vehicle_year: vehicle?.year != null ? String(vehicle.year) : null,
-        vin: vehicle?.vin ?? null,
-        city: s.workshops.find((w) => w.name.toLowerCase() === b.workshop.toLowerCase())?.city ?? null,
-        country:
-          s.workshops.find((w) => w.name.toLowerCase() === b.workshop.toLowerCase())?.countryCode ?? null,
-        additional_information: b.additionalInformation ?? null,
-        preferred_language: b.preferredLanguage ?? user?.language ?? null,
-        contact_method: b.contactMethod ?? null,
-        user_email: user?.email ?? null,
-        user_name: user?.fullName ?? null,
-        user_phone_number: user?.phone ?? null,
-      });
-    }
-    for (const c of s.campaigns) {
-      const id = randomUUID();
-      push('fleet.campaigns', {
-        id,
-        organization_id: orgId,
-        name: c.name,
-        status: c.status,
-        configurations: c.configurations,
-        created_at: c.createdAt ? new Date(c.createdAt) : now,
-        archived_at: c.archivedAt ? new Date(c.archivedAt) : null,
-      });
-      for (const d of c.devices)
-        push('fleet.campaign_devices', {
-          campaign_id: id,
-          device_id: d.device,
-          status: d.status,
-          error_message: d.errorMessage ?? null,
-        });
-    }
-    for (const a of s.vehicleAlerts) {
-      const alertId = randomUUID();
-      push('fleet.vehicle_alerts', {
-        id: alertId,
-        organization_id: orgId,
-        device_id: a.device,
-        vehicle_id: currentVehicleOf.get(a.device) ?? null,
-        type: a.type,
-        severity: a.severity,
-        status: a.status,
-        message: a.message,
-        started_at: new Date(a.startedAt),
-        ended_at: a.endedAt ? new Date(a.endedAt) : null,
-        latitude: a.latitude ?? null,
-        longitude: a.longitude ?? null,
-      });
-      for (const f of a.feedbacks) {
-        const authorId = f.account ? account(f.account) : null;
-        push('fleet.vehicle_alert_feedbacks', {
-          id: randomUUID(),
-          alert_id: alertId,
-          account_id: authorId,
-          status: f.status,
-          language: f.language ?? (authorId ? accountInput(authorId)?.language : undefined) ?? 'EN',
-          comment: f.comment ?? null,
-          // Default: the import time, never before the alert was raised.
-          created_at: new Date(f.createdAt ?? Math.max(now.getTime(), Date.parse(a.startedAt))),
-        });
-      }
-    }
+    pushServices(o, s, providerIds);
   });
 
   const order = [
