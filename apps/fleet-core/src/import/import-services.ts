@@ -33,69 +33,86 @@ const NESTED: Partial<Record<keyof ServicesInput, string>> = {
 };
 const OPEN_REQUESTS = new Set(['PENDING', 'SCHEDULED', 'IN_PROGRESS']);
 
-/** Reference checks of every organization's services section; problems are appended. */
-export function checkServices(input: unknown, problems: string[]): void {
-  const organizations = list((input as Raw | null)?.organizations);
-  organizations.forEach((org, o) => {
-    if (org.services === undefined) return;
-    if (!org.services || typeof org.services !== 'object') return;
-    // Each section is checked on its own: a shape problem in one (reported by the dataset schema)
-    // does not hide the reference problems of the others.
-    const raw = org.services as Raw;
-    const section = <K extends keyof ServicesInput>(key: K): ServicesInput[K] => {
-      const nested = NESTED[key];
-      const value =
-        nested && Array.isArray(raw[key])
-          ? (raw[key] as unknown[]).map((item) =>
-              item && typeof item === 'object' ? { ...item, [nested]: undefined } : item,
-            )
-          : raw[key];
-      const parsed = servicesSchema.shape[key].safeParse(value);
-      return (parsed.success ? parsed.data : []) as ServicesInput[K];
-    };
-    const s = {
-      accountRoles: section('accountRoles'),
-      descriptions: section('descriptions'),
-      workshops: section('workshops'),
-      driverServices: section('driverServices'),
-      distributors: section('distributors'),
-      clientIdentifications: section('clientIdentifications'),
-      bookings: section('bookings'),
-      campaigns: section('campaigns'),
-      vehicleAlerts: section('vehicleAlerts'),
-    };
-    const path = `organizations[${o}].services`;
-    const accounts = new Set<string>();
-    for (const a of list(org.accounts)) {
-      if (str(a.email)) accounts.add(str(a.email)!.toLowerCase());
-      if (str(a.id)) accounts.add(str(a.id)!.toLowerCase());
-    }
-    const groups = new Set(
-      list(org.groups)
-        .flatMap((g) => [str(g.label), str(g.id)?.toLowerCase()])
-        .filter(Boolean),
-    );
-    const vehicles = new Set(
-      list(org.vehicles)
-        .flatMap((v) => [str(v.vin), str(v.plate), str(v.id)?.toLowerCase()])
-        .filter(Boolean),
-    );
-    const devices = new Set(
-      list(org.devices)
-        .map((d) => str(d.id))
-        .filter(Boolean),
-    );
-    // A driver is named by its id, idKey or label; a label two drivers share names neither.
-    const driverRefs = new Map<string, Set<number>>();
-    list(org.drivers).forEach((d, i) => {
-      for (const ref of [str(d.id)?.toLowerCase(), str(d.idKey), str(d.label)])
-        if (ref) driverRefs.set(ref, (driverRefs.get(ref) ?? new Set()).add(i));
-    });
-    const hasDriver = (ref: string) => (driverRefs.get(ref) ?? driverRefs.get(ref.toLowerCase()))?.size === 1;
-    const hasAccount = (ref: string) => accounts.has(ref.toLowerCase());
-    const unknown = (at: string, what: string, ref: string) =>
-      problems.push(`${path}.${at}: unknown ${what} ${q(ref)}`);
-    const duplicates = (section: string, values: string[], what: string) => {
+/**
+ * Each section of a raw services object parsed on its own: a shape problem in one (reported by
+ * the dataset schema) does not hide the reference problems of the others. A section that does
+ * not parse is empty here; nested lists (feedbacks, requests) are checked from the raw input.
+ */
+function parsedSections(raw: Raw) {
+  const section = <K extends keyof ServicesInput>(key: K): ServicesInput[K] => {
+    const nested = NESTED[key];
+    const value =
+      nested && Array.isArray(raw[key])
+        ? (raw[key] as unknown[]).map((item) =>
+            item && typeof item === 'object' ? { ...item, [nested]: undefined } : item,
+          )
+        : raw[key];
+    const parsed = servicesSchema.shape[key].safeParse(value);
+    return (parsed.success ? parsed.data : []) as ServicesInput[K];
+  };
+  return {
+    accountRoles: section('accountRoles'),
+    descriptions: section('descriptions'),
+    workshops: section('workshops'),
+    driverServices: section('driverServices'),
+    distributors: section('distributors'),
+    clientIdentifications: section('clientIdentifications'),
+    bookings: section('bookings'),
+    campaigns: section('campaigns'),
+    vehicleAlerts: section('vehicleAlerts'),
+  };
+}
+
+type Sections = ReturnType<typeof parsedSections>;
+
+/** What a services section may refer to in its organization (raw input, before it is validated). */
+function knownReferences(org: Raw) {
+  const accounts = new Set<string>();
+  for (const a of list(org.accounts)) {
+    if (str(a.email)) accounts.add(str(a.email)!.toLowerCase());
+    if (str(a.id)) accounts.add(str(a.id)!.toLowerCase());
+  }
+  const groups = new Set(
+    list(org.groups)
+      .flatMap((g) => [str(g.label), str(g.id)?.toLowerCase()])
+      .filter(Boolean),
+  );
+  const vehicles = new Set(
+    list(org.vehicles)
+      .flatMap((v) => [str(v.vin), str(v.plate), str(v.id)?.toLowerCase()])
+      .filter(Boolean),
+  );
+  const devices = new Set(
+    list(org.devices)
+      .map((d) => str(d.id))
+      .filter(Boolean),
+  );
+  // A driver is named by its id, idKey or label; a label two drivers share names neither.
+  const driverRefs = new Map<string, Set<number>>();
+  list(org.drivers).forEach((d, i) => {
+    for (const ref of [str(d.id)?.toLowerCase(), str(d.idKey), str(d.label)])
+      if (ref) driverRefs.set(ref, (driverRefs.get(ref) ?? new Set()).add(i));
+  });
+  return {
+    account: (ref: string) => accounts.has(ref.toLowerCase()),
+    group: (ref: string) => groups.has(ref) || groups.has(ref.toLowerCase()),
+    vehicle: (ref: string) => vehicles.has(ref) || vehicles.has(ref.toLowerCase()),
+    device: (ref: string) => devices.has(ref),
+    driver: (ref: string) => (driverRefs.get(ref) ?? driverRefs.get(ref.toLowerCase()))?.size === 1,
+  };
+}
+
+type Known = ReturnType<typeof knownReferences>;
+
+/** How a services section's problems are written: under its path, one line each. */
+function servicesReporter(path: string, problems: string[]) {
+  return {
+    path,
+    problem: (at: string, message: string) => problems.push(`${path}.${at}: ${message}`),
+    unknown: (at: string, what: string, ref: string) =>
+      problems.push(`${path}.${at}: unknown ${what} ${q(ref)}`),
+    /** Values of a list that repeat (any case), each named with where it first appeared. */
+    duplicates(section: string, values: string[], what: string) {
       const seen = new Map<string, number>();
       values.forEach((value, i) => {
         const key = value.toLowerCase();
@@ -105,139 +122,179 @@ export function checkServices(input: unknown, problems: string[]): void {
           );
         } else seen.set(key, i);
       });
-    };
+    },
+  };
+}
 
-    s.accountRoles.forEach((r, i) => {
-      if (!hasAccount(r.account)) unknown(`accountRoles[${i}].account`, 'account', r.account);
-      if (r.grantedBy && !hasAccount(r.grantedBy))
-        unknown(`accountRoles[${i}].grantedBy`, 'account', r.grantedBy);
-    });
-    duplicates(
-      'accountRoles',
-      s.accountRoles.map((r) => r.account),
-      'account',
-    );
-    const subjectKnown = {
-      ACCOUNT: hasAccount,
-      GROUP: (r: string) => groups.has(r) || groups.has(r.toLowerCase()),
-      DEVICE: (r: string) => devices.has(r),
-      VEHICLE: (r: string) => vehicles.has(r) || vehicles.has(r.toLowerCase()),
-      DRIVER: hasDriver,
-    };
-    s.descriptions.forEach(
-      (d, i) =>
-        subjectKnown[d.subject](d.of) || unknown(`descriptions[${i}].of`, d.subject.toLowerCase(), d.of),
-    );
+type Reporter = ReturnType<typeof servicesReporter>;
 
-    duplicates(
-      'workshops',
-      s.workshops.map((w) => w.name),
-      'workshop name',
+function checkRolesAndDescriptions(s: Sections, known: Known, report: Reporter): void {
+  s.accountRoles.forEach((r, i) => {
+    if (!known.account(r.account)) report.unknown(`accountRoles[${i}].account`, 'account', r.account);
+    if (r.grantedBy && !known.account(r.grantedBy))
+      report.unknown(`accountRoles[${i}].grantedBy`, 'account', r.grantedBy);
+  });
+  report.duplicates(
+    'accountRoles',
+    s.accountRoles.map((r) => r.account),
+    'account',
+  );
+  const subjectKnown = {
+    ACCOUNT: known.account,
+    GROUP: known.group,
+    DEVICE: known.device,
+    VEHICLE: known.vehicle,
+    DRIVER: known.driver,
+  };
+  s.descriptions.forEach(
+    (d, i) =>
+      subjectKnown[d.subject](d.of) || report.unknown(`descriptions[${i}].of`, d.subject.toLowerCase(), d.of),
+  );
+}
+
+/** Workshops, and the driver services and distributors that name them. */
+function checkWorkshops(s: Sections, hasWorkshop: (ref: string) => boolean, report: Reporter): void {
+  report.duplicates(
+    'workshops',
+    s.workshops.map((w) => w.name),
+    'workshop name',
+  );
+  s.driverServices.forEach((d, i) =>
+    d.workshops.forEach(
+      (w, j) => hasWorkshop(w) || report.unknown(`driverServices[${i}].workshops[${j}]`, 'workshop', w),
+    ),
+  );
+  report.duplicates(
+    'driverServices',
+    s.driverServices.map((d) => d.label),
+    'driver service label',
+  );
+  report.duplicates(
+    'distributors',
+    s.distributors.map((d) => d.label),
+    'distributor label',
+  );
+  s.distributors.forEach(
+    (d, i) =>
+      d.workshop &&
+      !hasWorkshop(d.workshop) &&
+      report.unknown(`distributors[${i}].workshop`, 'workshop', d.workshop),
+  );
+}
+
+function checkClientIdentifications(s: Sections, known: Known, report: Reporter): void {
+  const distributors = new Set(s.distributors.map((d) => d.label.toLowerCase()));
+  report.duplicates(
+    'clientIdentifications',
+    s.clientIdentifications.map((c) => c.code),
+    'client identification code',
+  );
+  s.clientIdentifications.forEach((c, i) => {
+    if (c.distributor && !distributors.has(c.distributor.toLowerCase()))
+      report.unknown(`clientIdentifications[${i}].distributor`, 'distributor', c.distributor);
+    if (c.defaultAccount && !known.account(c.defaultAccount))
+      report.unknown(`clientIdentifications[${i}].defaultAccount`, 'account', c.defaultAccount);
+    if (c.revoked && c.usable)
+      report.problem(
+        `clientIdentifications[${i}].usable`,
+        'a revoked client identification cannot be usable',
+      );
+  });
+}
+
+function checkBookings(
+  s: Sections,
+  known: Known,
+  hasWorkshop: (ref: string) => boolean,
+  report: Reporter,
+): void {
+  s.bookings.forEach((b, i) => {
+    if (!known.account(b.account)) report.unknown(`bookings[${i}].account`, 'account', b.account);
+    if (b.vehicle && !known.vehicle(b.vehicle))
+      report.unknown(`bookings[${i}].vehicle`, 'vehicle', b.vehicle);
+    if (!hasWorkshop(b.workshop)) report.unknown(`bookings[${i}].workshop`, 'workshop', b.workshop);
+  });
+}
+
+function checkCampaignsAndAlerts(s: Sections, known: Known, report: Reporter): void {
+  s.campaigns.forEach((c, i) => {
+    c.devices.forEach(
+      (d, j) =>
+        known.device(d.device) || report.unknown(`campaigns[${i}].devices[${j}].device`, 'device', d.device),
     );
+    report.duplicates(
+      `campaigns[${i}].devices`,
+      c.devices.map((d) => d.device),
+      'device',
+    );
+    if (c.archivedAt && c.createdAt && Date.parse(c.archivedAt) < Date.parse(c.createdAt)) {
+      report.problem(`campaigns[${i}].archivedAt`, 'before createdAt');
+    }
+  });
+  s.vehicleAlerts.forEach((a, i) => {
+    if (!known.device(a.device)) report.unknown(`vehicleAlerts[${i}].device`, 'device', a.device);
+    if (a.endedAt && Date.parse(a.endedAt) < Date.parse(a.startedAt))
+      report.problem(`vehicleAlerts[${i}].endedAt`, 'before startedAt');
+  });
+}
+
+/** Feedbacks of each alert: author of the organization, given once the alert was raised. */
+function checkFeedbacks(raw: Raw, known: Known, report: Reporter): void {
+  rawItems(raw.vehicleAlerts).forEach((a, i) =>
+    rawItems(a.feedbacks).forEach((f, j) => {
+      const at = `vehicleAlerts[${i}].feedbacks[${j}]`;
+      const author = str(f.account);
+      if (author && !known.account(author)) report.unknown(`${at}.account`, 'account', author);
+      if (time(f.createdAt) < time(a.startedAt))
+        report.problem(`${at}.createdAt`, `before the alert's startedAt (${String(a.startedAt)})`);
+    }),
+  );
+}
+
+/** One onboarding request of a distributor: its references, dates and status. */
+function checkRequest(d: Raw, r: Raw, at: string, known: Known, report: Reporter): void {
+  const fail = (field: string, message: string) => report.problem(field ? `${at}.${field}` : at, message);
+  const device = str(r.device);
+  if (device && !known.device(device)) report.unknown(`${at}.device`, 'device', device);
+  const vehicle = str(r.vehicle);
+  if (vehicle && !known.vehicle(vehicle)) report.unknown(`${at}.vehicle`, 'vehicle', vehicle);
+  if (vehicle && (r.plate !== undefined || r.vin !== undefined))
+    fail('vehicle', 'give either vehicle or plate/vin (plate and vin are copied from the vehicle)');
+  const requested = time(r.requestedAt);
+  for (const field of ['scheduledAt', 'completedAt'])
+    if (time(r[field]) < requested) fail(field, `before requestedAt (${String(r.requestedAt)})`);
+  const status = str(r.status);
+  if (status === 'SCHEDULED' && r.scheduledAt === undefined)
+    fail('scheduledAt', 'a SCHEDULED request needs scheduledAt');
+  if (status === 'COMPLETED' && r.completedAt === undefined)
+    fail('completedAt', 'a COMPLETED request needs completedAt');
+  if (status && status !== 'COMPLETED' && r.completedAt !== undefined)
+    fail('completedAt', `only a COMPLETED request has completedAt (this one is ${status})`);
+  if (status && OPEN_REQUESTS.has(status) && d.isActive === false)
+    fail('status', `distributor ${q(String(d.label))} is inactive: it cannot have ${status} requests`);
+}
+
+/** Reference checks of every organization's services section; problems are appended. */
+export function checkServices(input: unknown, problems: string[]): void {
+  const organizations = list((input as Raw | null)?.organizations);
+  organizations.forEach((org, o) => {
+    if (!org.services || typeof org.services !== 'object') return;
+    const raw = org.services as Raw;
+    const s = parsedSections(raw);
+    const known = knownReferences(org);
+    const report = servicesReporter(`organizations[${o}].services`, problems);
     const workshops = new Set(s.workshops.map((w) => w.name.toLowerCase()));
     const hasWorkshop = (ref: string) => workshops.has(ref.toLowerCase());
-    s.driverServices.forEach((d, i) =>
-      d.workshops.forEach(
-        (w, j) => hasWorkshop(w) || unknown(`driverServices[${i}].workshops[${j}]`, 'workshop', w),
-      ),
-    );
-    duplicates(
-      'driverServices',
-      s.driverServices.map((d) => d.label),
-      'driver service label',
-    );
-    duplicates(
-      'distributors',
-      s.distributors.map((d) => d.label),
-      'distributor label',
-    );
-    s.distributors.forEach(
-      (d, i) =>
-        d.workshop &&
-        !hasWorkshop(d.workshop) &&
-        unknown(`distributors[${i}].workshop`, 'workshop', d.workshop),
-    );
-    const distributors = new Set(s.distributors.map((d) => d.label.toLowerCase()));
-    duplicates(
-      'clientIdentifications',
-      s.clientIdentifications.map((c) => c.code),
-      'client identification code',
-    );
-    s.clientIdentifications.forEach((c, i) => {
-      if (c.distributor && !distributors.has(c.distributor.toLowerCase()))
-        unknown(`clientIdentifications[${i}].distributor`, 'distributor', c.distributor);
-      if (c.defaultAccount && !hasAccount(c.defaultAccount))
-        unknown(`clientIdentifications[${i}].defaultAccount`, 'account', c.defaultAccount);
-      if (c.revoked && c.usable)
-        problems.push(
-          `${path}.clientIdentifications[${i}].usable: a revoked client identification cannot be usable`,
-        );
-    });
-    s.bookings.forEach((b, i) => {
-      if (!hasAccount(b.account)) unknown(`bookings[${i}].account`, 'account', b.account);
-      if (b.vehicle && !vehicles.has(b.vehicle) && !vehicles.has(b.vehicle.toLowerCase()))
-        unknown(`bookings[${i}].vehicle`, 'vehicle', b.vehicle);
-      if (!hasWorkshop(b.workshop)) unknown(`bookings[${i}].workshop`, 'workshop', b.workshop);
-    });
-    s.campaigns.forEach((c, i) => {
-      c.devices.forEach(
-        (d, j) =>
-          devices.has(d.device) || unknown(`campaigns[${i}].devices[${j}].device`, 'device', d.device),
-      );
-      duplicates(
-        `campaigns[${i}].devices`,
-        c.devices.map((d) => d.device),
-        'device',
-      );
-      if (c.archivedAt && c.createdAt && Date.parse(c.archivedAt) < Date.parse(c.createdAt)) {
-        problems.push(`${path}.campaigns[${i}].archivedAt: before createdAt`);
-      }
-    });
-    s.vehicleAlerts.forEach((a, i) => {
-      if (!devices.has(a.device)) unknown(`vehicleAlerts[${i}].device`, 'device', a.device);
-      if (a.endedAt && Date.parse(a.endedAt) < Date.parse(a.startedAt))
-        problems.push(`${path}.vehicleAlerts[${i}].endedAt: before startedAt`);
-    });
-
-    // Feedbacks of each alert: author of the organization, given once the alert was raised.
-    rawItems(raw.vehicleAlerts).forEach((a, i) =>
-      rawItems(a.feedbacks).forEach((f, j) => {
-        const at = `vehicleAlerts[${i}].feedbacks[${j}]`;
-        const author = str(f.account);
-        if (author && !hasAccount(author)) unknown(`${at}.account`, 'account', author);
-        const created = time(f.createdAt);
-        const started = time(a.startedAt);
-        if (created < started)
-          problems.push(`${path}.${at}.createdAt: before the alert's startedAt (${String(a.startedAt)})`);
-      }),
-    );
-
-    // Onboarding requests of each distributor.
+    checkRolesAndDescriptions(s, known, report);
+    checkWorkshops(s, hasWorkshop, report);
+    checkClientIdentifications(s, known, report);
+    checkBookings(s, known, hasWorkshop, report);
+    checkCampaignsAndAlerts(s, known, report);
+    checkFeedbacks(raw, known, report);
     rawItems(raw.distributors).forEach((d, i) =>
-      rawItems(d.requests).forEach((r, j) => {
-        const at = `distributors[${i}].requests[${j}]`;
-        const fail = (field: string, message: string) =>
-          problems.push(`${path}.${at}${field ? `.${field}` : ''}: ${message}`);
-        const device = str(r.device);
-        if (device && !devices.has(device)) unknown(`${at}.device`, 'device', device);
-        const vehicle = str(r.vehicle);
-        if (vehicle && !vehicles.has(vehicle) && !vehicles.has(vehicle.toLowerCase()))
-          unknown(`${at}.vehicle`, 'vehicle', vehicle);
-        if (vehicle && (r.plate !== undefined || r.vin !== undefined))
-          fail('vehicle', 'give either vehicle or plate/vin (plate and vin are copied from the vehicle)');
-        const requested = time(r.requestedAt);
-        for (const field of ['scheduledAt', 'completedAt'])
-          if (time(r[field]) < requested) fail(field, `before requestedAt (${String(r.requestedAt)})`);
-        const status = str(r.status);
-        if (status === 'SCHEDULED' && r.scheduledAt === undefined)
-          fail('scheduledAt', 'a SCHEDULED request needs scheduledAt');
-        if (status === 'COMPLETED' && r.completedAt === undefined)
-          fail('completedAt', 'a COMPLETED request needs completedAt');
-        if (status && status !== 'COMPLETED' && r.completedAt !== undefined)
-          fail('completedAt', `only a COMPLETED request has completedAt (this one is ${status})`);
-        if (status && OPEN_REQUESTS.has(status) && d.isActive === false)
-          fail('status', `distributor ${q(String(d.label))} is inactive: it cannot have ${status} requests`);
-      }),
+      rawItems(d.requests).forEach((r, j) =>
+        checkRequest(d, r, `distributors[${i}].requests[${j}]`, known, report),
+      ),
     );
   });
 }
