@@ -69,61 +69,51 @@ export interface GatewayBuildOptions {
   now?: () => number;
 }
 
-export async function buildApp(
+type Clock = { now?: () => number };
+
+/** The per-login query cache's store: the one given, Redis (with its near cache), else memory. */
+function queryCacheStoreFor(
+  app: FastifyInstance,
   config: GatewayConfig,
-  options: GatewayBuildOptions = {},
-): Promise<FastifyInstance> {
-  const clock = options.now ? { now: options.now } : {};
-  const app = createServer({
-    name: 'gateway',
-    logLevel: config.logLevel,
-    bodyLimit: config.maxBodyBytes,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
+  options: GatewayBuildOptions,
+  metrics: GatewayMetrics,
+  clock: Clock,
+): CacheStore {
+  if (options.queryCacheStore) return options.queryCacheStore;
+  if (!config.queryCacheRedisUrl) return memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock });
+  const redis = redisCacheStore({
+    redisUrl: config.queryCacheRedisUrl,
+    keyPrefix: config.queryCachePrefix,
+    nearBytes: config.queryCacheNearBytes,
+    near: {
+      onHit: () => metrics.cacheNearHit(),
+      onTracking: (on) => {
+        metrics.cacheNearTracking(on);
+        options.onNearCache?.tracking?.(on);
+      },
+      ...(options.onNearCache?.invalidated ? { onInvalidated: options.onNearCache.invalidated } : {}),
+    },
+    onError: (error, operation) =>
+      app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
   });
-  if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
-  // Observability and resilience (README "Operating the gateway"). The response cache reports
-  // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
-  const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
-  if (config.metricsEnabled)
-    registerMetrics(app, metrics, config.metricsToken ? { token: config.metricsToken } : {});
-  const pools = createSubgraphPools(config.subgraphConnections);
-  app.addHook('onClose', async () => pools.close());
-  const supergraph = createSupergraphSource({
-    path: config.supergraphPath,
-    log: app.log,
-    watch: config.supergraphWatch,
-  });
-  const limits = config.limits;
-  // Apollo's result shaping, compiled once per request instead of interpreted per object.
-  const shaping = installCompiledResultShaping();
-  if (!shaping.installed) app.log.warn(`result shaping: Apollo's own (${shaping.reason})`);
-  // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
-  // in-process; the responses are cached by an Apollo Server plugin.
-  const local = cacheSubgraph();
-  const queryCache: CacheStore =
-    options.queryCacheStore ??
-    (config.queryCacheRedisUrl
-      ? memoizeSettings(
-          redisCacheStore({
-            redisUrl: config.queryCacheRedisUrl,
-            keyPrefix: config.queryCachePrefix,
-            nearBytes: config.queryCacheNearBytes,
-            near: {
-              onHit: () => metrics.cacheNearHit(),
-              onTracking: (on) => {
-                metrics.cacheNearTracking(on);
-                options.onNearCache?.tracking?.(on);
-              },
-              ...(options.onNearCache?.invalidated ? { onInvalidated: options.onNearCache.invalidated } : {}),
-            },
-            onError: (error, operation) =>
-              app.log.warn({ err: error, operation }, 'query cache unavailable: requests bypass it'),
-          }),
-          { ttlMs: config.queryCacheSettingsMs, ...clock },
-        )
-      : memoryCacheStore({ maxBytes: config.queryCacheMaxBytes, ...clock }));
-  if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
-  const gateway = withApolloTelemetry(
+  return memoizeSettings(redis, { ttlMs: config.queryCacheSettingsMs, ...clock });
+}
+
+/** @apollo/gateway over the supergraph: each subgraph called by a forwarding data source. */
+function federatedGateway(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  options: GatewayBuildOptions,
+  parts: {
+    supergraph: ReturnType<typeof createSupergraphSource>;
+    shapingInstalled: boolean;
+    local: ReturnType<typeof cacheSubgraph>;
+    pools: ReturnType<typeof createSubgraphPools>;
+    metrics: GatewayMetrics;
+  },
+): ApolloGateway {
+  const { supergraph, shapingInstalled, local, pools, metrics } = parts;
+  return withApolloTelemetry(
     config.apolloTelemetry,
     () =>
       new ApolloGateway({
@@ -131,7 +121,7 @@ export async function buildApp(
         experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
         // A plan that is one fetch asking what the client asked lets its answer pass through, checked
         // but not rebuilt (result-shaping/pass-through.ts); the compiled shaping is what sends it.
-        ...(shaping.installed
+        ...(shapingInstalled
           ? {
               experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
                 const check = passThroughCheck(
@@ -159,19 +149,20 @@ export async function buildApp(
               }),
       }),
   );
-  const apq = persistedQueries({
-    enabled: config.persistedQueries,
-    redisUrl: config.redisUrl,
-    ttlSeconds: config.apqTtlSeconds,
-    maxBytes: config.apqCacheMaxBytes,
-    onError: (error, operation) =>
-      app.log.warn({ err: error, operation }, 'persisted query store unavailable'),
-    ...(options.persistedQueryStore ? { store: options.persistedQueryStore } : {}),
-  });
-  app.addHook('onClose', async () => apq.close());
-  // Verification stays local (cached keys and tokens): revocations are followed from the
-  // database (loaded at start, then LISTEN/NOTIFY), and Redis, when set, is asked at most once per
-  // token every revocationCacheMs.
+}
+
+/**
+ * The access-token verifier: the SSO's keys (kept through SSO outages, resilience/jwks.ts) and
+ * the revocation list. Verification stays local: revocations are followed from the database
+ * (loaded at start, then LISTEN/NOTIFY), and Redis, when set, is asked at most once per token
+ * every revocationCacheMs.
+ */
+function tokenVerification(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  options: GatewayBuildOptions,
+  clock: Clock,
+) {
   const revocations =
     options.revocations ??
     createRevocationList({
@@ -182,7 +173,7 @@ export async function buildApp(
       ...clock,
     });
   if (!options.revocations) app.addHook('onClose', async () => revocations.close());
-  // Keys kept through SSO outages (resilience/jwks.ts), fetched now rather than on the first request.
+  // Fetched now rather than on the first request.
   const ssoKeys = options.jwks
     ? undefined
     : createResilientJwks(config.jwksUrl, {
@@ -199,25 +190,25 @@ export async function buildApp(
     isRevoked: (jti) => revocations.isRevoked(jti),
     ...clock,
   });
-  const rateLimiter = createRateLimiter({
-    perMinute: config.rateLimitPerMinute,
-    burst: config.rateLimitBurst,
-    leaseMax: config.rateLimitLease,
-    keyPrefix: config.rateLimitPrefix,
-    redisUrl: config.redisUrl,
-    onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
-    ...clock,
-  });
-  if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
-  // Repeated cache hits answered before Apollo Server (cache/front.ts).
-  const front = createCacheFront({
-    store: queryCache,
-    verifier,
-    ...(rateLimiter ? { rateLimiter } : {}),
-    onLookup: (result) => metrics.cacheLookup(result),
-    ...(options.onCacheFrontHit ? { onHit: options.onCacheFrontHit } : {}),
-  });
-  const apollo = new ApolloServer<GatewayContext>({
+  return { verifier, ssoKeys };
+}
+
+/** Apollo Server over the gateway, with the house plugins in the order they must run. */
+function apolloServerFor(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  parts: {
+    gateway: ApolloGateway;
+    apq: ReturnType<typeof persistedQueries>;
+    metrics: GatewayMetrics;
+    queryCache: CacheStore;
+    front: ReturnType<typeof createCacheFront>;
+  },
+  clock: Clock,
+): ApolloServer<GatewayContext> {
+  const { gateway, apq, metrics, queryCache, front } = parts;
+  const limits = config.limits;
+  return new ApolloServer<GatewayContext>({
     gateway,
     // INTROSPECTION is enforced by introspectionPlugin (a clear INTROSPECTION_DISABLED error).
     introspection: true,
@@ -253,25 +244,19 @@ export async function buildApp(
     // process in the middle of the platform's orderly shutdown.
     stopOnTerminationSignals: false,
   });
-  await apollo.start();
-  app.addHook('onClose', async () => {
-    await apollo.stop();
-  });
+}
 
-  app.route({
-    url: '/graphql',
-    method: [...GRAPHQL_METHODS],
-    handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
-    onRequest: refuseContentEncoding,
-    preHandler: front.preHandler,
-    errorHandler: refusedRequestHandler(config.maxBodyBytes),
-    onSend: [legacyJsonStatus, front.onSend],
-  });
-  app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
-  // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
-  registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });
-  // Without the SSO's keys no token verifies: not ready until they were fetched once (after that,
-  // SSO outages are survived with the keys held).
+/**
+ * Ready once the SSO's keys were fetched (without them no token verifies; after that, SSO outages
+ * are survived with the keys held) and the required subgraphs answer.
+ */
+function addReadinessChecks(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  supergraph: ReturnType<typeof createSupergraphSource>,
+  ssoKeys: ReturnType<typeof createResilientJwks> | undefined,
+  clock: Clock,
+): void {
   if (ssoKeys)
     app.addReadinessCheck('sso-keys', async () => {
       try {
@@ -294,6 +279,95 @@ export async function buildApp(
       ...clock,
     }),
   );
+}
+
+export async function buildApp(
+  config: GatewayConfig,
+  options: GatewayBuildOptions = {},
+): Promise<FastifyInstance> {
+  const clock: Clock = options.now ? { now: options.now } : {};
+  const app = createServer({
+    name: 'gateway',
+    logLevel: config.logLevel,
+    bodyLimit: config.maxBodyBytes,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
+  // Observability and resilience (README "Operating the gateway"). The response cache reports
+  // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
+  const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
+  if (config.metricsEnabled)
+    registerMetrics(app, metrics, config.metricsToken ? { token: config.metricsToken } : {});
+  const pools = createSubgraphPools(config.subgraphConnections);
+  app.addHook('onClose', async () => pools.close());
+  const supergraph = createSupergraphSource({
+    path: config.supergraphPath,
+    log: app.log,
+    watch: config.supergraphWatch,
+  });
+  // Apollo's result shaping, compiled once per request instead of interpreted per object.
+  const shaping = installCompiledResultShaping();
+  if (!shaping.installed) app.log.warn(`result shaping: Apollo's own (${shaping.reason})`);
+  // The per-login query cache (cache/plugin.ts): `cache` is answered by a subgraph served
+  // in-process; the responses are cached by an Apollo Server plugin.
+  const local = cacheSubgraph();
+  const queryCache = queryCacheStoreFor(app, config, options, metrics, clock);
+  if (!options.queryCacheStore) app.addHook('onClose', async () => queryCache.close());
+  const gateway = federatedGateway(app, config, options, {
+    supergraph,
+    shapingInstalled: shaping.installed,
+    local,
+    pools,
+    metrics,
+  });
+  const apq = persistedQueries({
+    enabled: config.persistedQueries,
+    redisUrl: config.redisUrl,
+    ttlSeconds: config.apqTtlSeconds,
+    maxBytes: config.apqCacheMaxBytes,
+    onError: (error, operation) =>
+      app.log.warn({ err: error, operation }, 'persisted query store unavailable'),
+    ...(options.persistedQueryStore ? { store: options.persistedQueryStore } : {}),
+  });
+  app.addHook('onClose', async () => apq.close());
+  const { verifier, ssoKeys } = tokenVerification(app, config, options, clock);
+  const rateLimiter = createRateLimiter({
+    perMinute: config.rateLimitPerMinute,
+    burst: config.rateLimitBurst,
+    leaseMax: config.rateLimitLease,
+    keyPrefix: config.rateLimitPrefix,
+    redisUrl: config.redisUrl,
+    onError: (error) => app.log.warn({ err: error }, 'rate limiter unavailable: requests are allowed'),
+    ...clock,
+  });
+  if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
+  // Repeated cache hits answered before Apollo Server (cache/front.ts).
+  const front = createCacheFront({
+    store: queryCache,
+    verifier,
+    ...(rateLimiter ? { rateLimiter } : {}),
+    onLookup: (result) => metrics.cacheLookup(result),
+    ...(options.onCacheFrontHit ? { onHit: options.onCacheFrontHit } : {}),
+  });
+  const apollo = apolloServerFor(app, config, { gateway, apq, metrics, queryCache, front }, clock);
+  await apollo.start();
+  app.addHook('onClose', async () => {
+    await apollo.stop();
+  });
+
+  app.route({
+    url: '/graphql',
+    method: [...GRAPHQL_METHODS],
+    handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
+    onRequest: refuseContentEncoding,
+    preHandler: front.preHandler,
+    errorHandler: refusedRequestHandler(config.maxBodyBytes),
+    onSend: [legacyJsonStatus, front.onSend],
+  });
+  app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
+  // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).
+  registerExplorer(app, { explorer: config.explorer, issuer: config.issuer, verifier });
+  addReadinessChecks(app, config, supergraph, ssoKeys, clock);
   return app;
 }
 
