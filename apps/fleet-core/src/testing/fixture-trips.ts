@@ -84,9 +84,14 @@ function trip(
   };
 }
 
-export async function loadTripsFixture(knex: Knex): Promise<void> {
-  const d = FT.drivers;
-  const created = (n: number) => new Date(Date.UTC(2026, 0, n));
+const d = FT.drivers;
+const created = (n: number) => new Date(Date.UTC(2026, 0, n));
+const at = (iso: string) => new Date(iso);
+/** Depot device 0; read when rows are built, since fixture.ts and this module import each other. */
+const depotDevice = () => F.depotDevices[0]!;
+
+/** Drivers, their groups, auxiliary devices and vehicle sessions. */
+async function insertDrivers(knex: Knex): Promise<void> {
   await knex('fleet.drivers').insert([
     {
       id: d.anna,
@@ -185,11 +190,13 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
       started_at: new Date('2026-01-05T00:00:00Z'),
     },
   ]);
+}
 
-  const depotDevice = F.depotDevices[0]!;
+/** Trips of depot device 0, with harsh events, overspeeds and metadata. */
+async function insertDepotTrips(knex: Knex): Promise<void> {
   await knex('fleet.trips').insert([
     ...Array.from({ length: DEPOT_TRIPS }, (_, i) =>
-      trip(FT.depotTrip(i), depotDevice, F.vehicles.depot[0]!, d.anna, i, FIRST_TRIP),
+      trip(FT.depotTrip(i), depotDevice(), F.vehicles.depot[0]!, d.anna, i, FIRST_TRIP),
     ),
     ...Array.from({ length: SOUTH_TRIPS }, (_, i) =>
       trip(FT.southTrip(i), F.southDevices[0]!, F.vehicles.south[0]!, d.carla, i, FIRST_TRIP),
@@ -206,7 +213,7 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
       harshes.push({
         id: uuid(i + 1, 'f3000000'),
         trip_id: facts.id,
-        device_id: depotDevice,
+        device_id: depotDevice(),
         occurred_at: new Date(facts.startedAt.getTime() + 10 * MINUTE),
         kind: (i / 3) % 2 === 0 ? 'BRAKING' : 'ACCELERATION',
         intensity_g: 0.45,
@@ -219,7 +226,7 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
       overspeeds.push({
         id: uuid(i + 1, 'f4000000'),
         trip_id: facts.id,
-        device_id: depotDevice,
+        device_id: depotDevice(),
         started_at: new Date(facts.startedAt.getTime() + 15 * MINUTE),
         ended_at: new Date(facts.startedAt.getTime() + 16 * MINUTE),
         max_speed_kmh: 72,
@@ -237,32 +244,34 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
     { id: FT.metadata.customer, trip_id: FT.depotTrip(0), key: 'customer', value: 'ACME-42' },
     { id: FT.metadata.globex, trip_id: FT.globexTrip(0), key: 'purpose', value: 'PRIVATE' },
   ]);
+}
 
-  const at = (iso: string) => new Date(iso);
+/** Device history and reported fields. */
+async function insertDeviceHistoryAndFields(knex: Knex): Promise<void> {
   await knex('fleet.device_history').insert([
     {
       id: uuid(1, 'f6000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       occurred_at: at('2025-12-31T10:00:00Z'),
       event: 'ONBOARDED',
     },
     {
       id: uuid(2, 'f6000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       occurred_at: at('2026-01-01T00:00:00Z'),
       event: 'INSTALLED',
       vehicle_id: F.vehicles.depot[0],
     },
     {
       id: uuid(3, 'f6000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       occurred_at: at('2026-03-01T07:59:00Z'),
       event: 'CONNECTED',
       reason: 'COLD_BOOT',
     },
     {
       id: uuid(4, 'f6000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       occurred_at: at('2026-03-01T09:00:00Z'),
       event: 'DISCONNECTED',
       reason: 'SLEEP',
@@ -276,32 +285,36 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
   ]);
   await knex('fleet.device_fields').insert([
     {
-      device_id: depotDevice,
+      device_id: depotDevice(),
       name: 'BATTERY_VOLTAGE',
       unit: 'V',
       last_value: 12.6,
       last_recorded_at: at('2026-03-01T08:45:00Z'),
     },
     {
-      device_id: depotDevice,
+      device_id: depotDevice(),
       name: 'FUEL_LEVEL',
       unit: '%',
       last_value: 55,
       last_recorded_at: at('2026-03-01T08:45:00Z'),
     },
     {
-      device_id: depotDevice,
+      device_id: depotDevice(),
       name: 'ODOMETER',
       unit: 'km',
       last_value: 10450,
       last_recorded_at: at('2026-03-01T08:45:00Z'),
     },
   ]);
+}
+
+/** Readings and battery annotations. */
+async function insertReadingsAndBattery(knex: Knex): Promise<void> {
   const readings = [];
   for (let i = 0; i < 10; i++) {
     readings.push({
       id: uuid(i + 1, 'f7000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       field: i % 2 === 0 ? 'FUEL_LEVEL' : 'ODOMETER',
       recorded_at: new Date(at('2026-03-01T08:00:00Z').getTime() + i * 5 * MINUTE),
       value: i % 2 === 0 ? 60 - i : 10_400 + i * 5,
@@ -315,14 +328,18 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
   await knex('fleet.battery_annotations').insert(
     voltages.map((voltage, i) => ({
       id: uuid(i + 1, 'f8000000'),
-      device_id: depotDevice,
+      device_id: depotDevice(),
       recorded_at: new Date(at('2026-03-01T00:00:00Z').getTime() + i * 60 * MINUTE),
       voltage,
       state: states[i],
     })),
   );
+}
+
+/** The depot device's last position and its vehicle's details. */
+async function updateDepotPositions(knex: Knex): Promise<void> {
   await knex('fleet.devices')
-    .where('id', depotDevice)
+    .where('id', depotDevice())
     .update({ last_latitude: 53.6, last_longitude: 10.05, last_position_at: at('2026-03-30T09:00:00Z') });
   await knex('fleet.vehicles')
     .where('id', F.vehicles.depot[0])
@@ -333,4 +350,12 @@ export async function loadTripsFixture(knex: Knex): Promise<void> {
       fuel_tank_capacity_l: 80,
       odometer_updated_at: at('2026-03-30T09:00:00Z'),
     });
+}
+
+export async function loadTripsFixture(knex: Knex): Promise<void> {
+  await insertDrivers(knex);
+  await insertDepotTrips(knex);
+  await insertDeviceHistoryAndFields(knex);
+  await insertReadingsAndBattery(knex);
+  await updateDepotPositions(knex);
 }
