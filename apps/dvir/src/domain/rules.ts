@@ -217,24 +217,9 @@ export function reportStatus(
   return defects.length > 0 ? 'WITH_DEFECTS' : 'VALIDATED';
 }
 
-/**
- * Checks a report against its template version and builds its rows (report, answers with the
- * item snapshot, the defects of its DEFECT answers, attachment rows waiting for their bytes).
- */
-export function buildReport(
-  input: ReportInput,
-  template: TemplateInput | undefined,
-  path: string,
-  newId: () => string,
-): { problems: string[]; rows?: ReportRows } {
+/** Problems of a report's own fields (statuses, gauges, submission), before its answers. */
+function reportFieldProblems(input: ReportInput, template: TemplateInput, path: string): string[] {
   const problems: string[] = [];
-  if (!template) {
-    return {
-      problems: [
-        `${path}.templateVersion: template ${input.templateId} has no version ${input.templateVersion}`,
-      ],
-    };
-  }
   if (!(WORKFLOW as readonly string[]).includes(input.workflowStatus))
     problems.push(
       `${path}.workflowStatus: unknown "${input.workflowStatus}" (one of ${WORKFLOW.join(', ')})`,
@@ -250,8 +235,7 @@ export function buildReport(
     problems.push(`${path}.fuelLevel: must be an integer between 0 and 100`);
   if (input.odometer != null && (!Number.isInteger(input.odometer) || input.odometer < 0))
     problems.push(`${path}.odometer: must be a non-negative integer (km)`);
-  const submitted = input.workflowStatus !== 'IN_PROGRESS';
-  if (submitted) {
+  if (input.workflowStatus !== 'IN_PROGRESS') {
     if (!input.completedAt) problems.push(`${path}.completedAt: a submitted report needs completedAt`);
     else if (input.completedAt < input.startedAt) problems.push(`${path}.completedAt: is before startedAt`);
     if ((template.signatureRequired ?? true) && !input.driverSignatureDate)
@@ -259,152 +243,210 @@ export function buildReport(
         `${path}.driverSignatureDate: template "${template.name}" requires the driver's signature`,
       );
   }
+  return problems;
+}
+
+/** What an answer breaks of its item's rules: photo counts and comments. */
+function answerProblems(answer: AnswerInput, item: ItemInput, photos: FileInput[], p: string): string[] {
+  const problems: string[] = [];
+  const min = item.photoCountMin ?? 0;
+  const max = item.photoCountMax ?? 3;
+  if (photos.length > max)
+    problems.push(`${p}.photos: ${photos.length} photos, item "${item.name}" allows at most ${max}`);
+  if (answer.result === 'DEFECT' && photos.length < min)
+    problems.push(
+      `${p}.photos: a DEFECT on item "${item.name}" needs at least ${min} photo(s), got ${photos.length}`,
+    );
+  if (answer.result === 'DEFECT' && (item.commentRequirement ?? true) && blank(answer.comment))
+    problems.push(`${p}.comment: item "${item.name}" requires a comment with a DEFECT answer`);
+  if (answer.result === 'OK' && item.commentOnSuccess && blank(answer.comment))
+    problems.push(`${p}.comment: item "${item.name}" requires a comment even when OK (commentOnSuccess)`);
+  return problems;
+}
+
+/** Who may see a report's rows: its organization, vehicle and group. */
+type Visibility = { organization_id: string; vehicle_id: string; group_id: string | null };
+
+/** What the rows of one report are built with. */
+interface ReportBuild {
+  input: ReportInput;
+  template: TemplateInput;
+  visibility: Visibility;
+  /** When its rows were created: completion, else start. */
+  created: Date;
+  submitted: boolean;
+  problems: string[];
+  files: PendingFile[];
+}
+
+/** An attachment row waiting for its bytes, its kind and name checked. */
+function addFile(b: ReportBuild, f: FileInput, type: string, owner: string, p: string): void {
+  if (!(ATTACHMENT_KINDS as readonly string[]).includes(f.kind))
+    b.problems.push(`${p}.kind: unknown "${f.kind}" (one of ${ATTACHMENT_KINDS.join(', ')})`);
+  if (blank(f.filename)) b.problems.push(`${p}.filename: must not be empty`);
+  b.files.push({
+    row: {
+      id: f.id,
+      ...b.visibility,
+      attachable_type: type,
+      attachable_id: owner,
+      kind: f.kind,
+      filename: f.filename,
+      content_type: 'application/octet-stream',
+      byte_size: 0,
+      created_at: b.created,
+      updated_at: b.created,
+    },
+    bytes: f.bytes,
+  });
+}
+
+/** An answer's row, with a snapshot of its item as the template version defines it. */
+function answerRow(b: ReportBuild, answer: AnswerInput, item: ItemInput): Row {
+  return {
+    id: answer.id,
+    report_id: b.input.id,
+    ...b.visibility,
+    item_id: item.id,
+    result: answer.result,
+    comment: answer.comment ?? null,
+    language: b.template.defaultLanguage ?? 'EN',
+    item_name: item.name,
+    item_description: item.description ?? null,
+    item_category: item.category,
+    item_order_position: item.orderPosition,
+    item_translations: item.translations ?? {},
+    photo_count_min: item.photoCountMin ?? 0,
+    photo_count_max: item.photoCountMax ?? 3,
+    item_required: item.required ?? true,
+    created_at: b.created,
+    updated_at: b.created,
+  };
+}
+
+/** The defect a DEFECT answer raises: open once the report is submitted, a draft before. */
+function defectRow(b: ReportBuild, answer: AnswerInput, item: ItemInput, defectId: string): Row {
+  return {
+    id: defectId,
+    ...b.visibility,
+    description: blank(answer.comment) ? item.name : answer.comment,
+    status: b.submitted ? 'OPEN' : 'DRAFT',
+    out_of_service: false,
+    inspection_item_id: item.id,
+    inspection_answer_id: answer.id,
+    reported_in_report_id: b.input.id,
+    reported_by_driver_id: b.input.driverId,
+    created_at: b.created,
+    updated_at: b.created,
+  };
+}
+
+/** The report's own row, once its status is known. */
+function reportRow(b: ReportBuild, status: string): Row {
+  const { input, template } = b;
+  return {
+    id: input.id,
+    ...b.visibility,
+    driver_id: input.driverId,
+    template_id: template.id,
+    template_version: template.version,
+    default_language: template.defaultLanguage ?? 'EN',
+    vehicle_type: input.vehicleType ?? template.vehicleType ?? 'CAR',
+    workflow_status: input.workflowStatus,
+    status,
+    inspection_type: input.inspectionType,
+    odometer: input.odometer ?? null,
+    fuel_level: input.fuelLevel ?? null,
+    driver_signature_date: input.driverSignatureDate ?? null,
+    location_lat: input.locationLat ?? null,
+    location_lng: input.locationLng ?? null,
+    location_address: input.locationAddress ?? null,
+    started_at: input.startedAt,
+    completed_at: input.completedAt ?? null,
+    created_at: input.startedAt,
+    updated_at: b.created,
+  };
+}
+
+/**
+ * Checks a report against its template version and builds its rows (report, answers with the
+ * item snapshot, the defects of its DEFECT answers, attachment rows waiting for their bytes).
+ */
+export function buildReport(
+  input: ReportInput,
+  template: TemplateInput | undefined,
+  path: string,
+  newId: () => string,
+): { problems: string[]; rows?: ReportRows } {
+  if (!template) {
+    return {
+      problems: [
+        `${path}.templateVersion: template ${input.templateId} has no version ${input.templateVersion}`,
+      ],
+    };
+  }
+  const b: ReportBuild = {
+    input,
+    template,
+    visibility: {
+      organization_id: input.organizationId,
+      vehicle_id: input.vehicleId,
+      group_id: input.groupId,
+    },
+    created: input.completedAt ?? input.startedAt,
+    submitted: input.workflowStatus !== 'IN_PROGRESS',
+    problems: reportFieldProblems(input, template, path),
+    files: [],
+  };
   const items = new Map(template.items.map((item) => [item.id.toLowerCase(), item]));
   const answered = new Set<string>();
-  const created = input.completedAt ?? input.startedAt;
   const answers: Row[] = [];
   const defects: Row[] = [];
-  const files: PendingFile[] = [];
   const categories: Array<{ result: string; category: string }> = [];
-  const visibility = {
-    organization_id: input.organizationId,
-    vehicle_id: input.vehicleId,
-    group_id: input.groupId,
-  };
-  const fileRow = (f: FileInput, type: string, owner: string, p: string) => {
-    if (!(ATTACHMENT_KINDS as readonly string[]).includes(f.kind))
-      problems.push(`${p}.kind: unknown "${f.kind}" (one of ${ATTACHMENT_KINDS.join(', ')})`);
-    if (blank(f.filename)) problems.push(`${p}.filename: must not be empty`);
-    files.push({
-      row: {
-        id: f.id,
-        ...visibility,
-        attachable_type: type,
-        attachable_id: owner,
-        kind: f.kind,
-        filename: f.filename,
-        content_type: 'application/octet-stream',
-        byte_size: 0,
-        created_at: created,
-        updated_at: created,
-      },
-      bytes: f.bytes,
-    });
-  };
   input.answers.forEach((answer, i) => {
     const p = `${path}.answers[${i}]`;
     const item = items.get(answer.itemId.toLowerCase());
     if (!item) {
-      problems.push(
+      b.problems.push(
         `${p}.itemId: ${answer.itemId} is not an item of template ${input.templateId} version ${input.templateVersion}`,
       );
       return;
     }
-    if (answered.has(item.id)) problems.push(`${p}.itemId: item "${item.name}" is answered twice`);
+    if (answered.has(item.id)) b.problems.push(`${p}.itemId: item "${item.name}" is answered twice`);
     answered.add(item.id);
     if (!(RESULTS as readonly string[]).includes(answer.result)) {
-      problems.push(`${p}.result: unknown "${answer.result}" (one of ${RESULTS.join(', ')})`);
+      b.problems.push(`${p}.result: unknown "${answer.result}" (one of ${RESULTS.join(', ')})`);
       return;
     }
     const photos = answer.photos ?? [];
-    const min = item.photoCountMin ?? 0;
-    const max = item.photoCountMax ?? 3;
-    if (photos.length > max)
-      problems.push(`${p}.photos: ${photos.length} photos, item "${item.name}" allows at most ${max}`);
-    if (answer.result === 'DEFECT' && photos.length < min)
-      problems.push(
-        `${p}.photos: a DEFECT on item "${item.name}" needs at least ${min} photo(s), got ${photos.length}`,
-      );
-    if (answer.result === 'DEFECT' && (item.commentRequirement ?? true) && blank(answer.comment))
-      problems.push(`${p}.comment: item "${item.name}" requires a comment with a DEFECT answer`);
-    if (answer.result === 'OK' && item.commentOnSuccess && blank(answer.comment))
-      problems.push(`${p}.comment: item "${item.name}" requires a comment even when OK (commentOnSuccess)`);
+    b.problems.push(...answerProblems(answer, item, photos, p));
     categories.push({ result: answer.result, category: item.category });
-    answers.push({
-      id: answer.id,
-      report_id: input.id,
-      ...visibility,
-      item_id: item.id,
-      result: answer.result,
-      comment: answer.comment ?? null,
-      language: template.defaultLanguage ?? 'EN',
-      item_name: item.name,
-      item_description: item.description ?? null,
-      item_category: item.category,
-      item_order_position: item.orderPosition,
-      item_translations: item.translations ?? {},
-      photo_count_min: min,
-      photo_count_max: max,
-      item_required: item.required ?? true,
-      created_at: created,
-      updated_at: created,
-    });
-    photos.forEach((photo, j) => fileRow(photo, 'InspectionAnswer', answer.id, `${p}.photos[${j}]`));
+    answers.push(answerRow(b, answer, item));
+    photos.forEach((photo, j) => addFile(b, photo, 'InspectionAnswer', answer.id, `${p}.photos[${j}]`));
     if (answer.result === 'DEFECT') {
       const defectId = answer.defectId ?? newId();
-      defects.push({
-        id: defectId,
-        ...visibility,
-        description: blank(answer.comment) ? item.name : answer.comment,
-        status: submitted ? 'OPEN' : 'DRAFT',
-        out_of_service: false,
-        inspection_item_id: item.id,
-        inspection_answer_id: answer.id,
-        reported_in_report_id: input.id,
-        reported_by_driver_id: input.driverId,
-        created_at: created,
-        updated_at: created,
-      });
+      defects.push(defectRow(b, answer, item, defectId));
       // The defect shows the same photos as its answer.
       photos.forEach((photo, j) =>
-        fileRow({ ...photo, id: newId() }, 'Defect', defectId, `${p}.photos[${j}]`),
+        addFile(b, { ...photo, id: newId() }, 'Defect', defectId, `${p}.photos[${j}]`),
       );
     }
   });
-  if (submitted) {
+  if (b.submitted) {
     template.items.forEach((item) => {
       if ((item.required ?? true) && !answered.has(item.id))
-        problems.push(
+        b.problems.push(
           `${path}.answers: required item "${item.name}" (position ${item.orderPosition}) is not answered`,
         );
     });
   }
   (input.attachments ?? []).forEach((f, i) =>
-    fileRow(f, 'InspectionReport', input.id, `${path}.attachments[${i}]`),
+    addFile(b, f, 'InspectionReport', input.id, `${path}.attachments[${i}]`),
   );
-  if (problems.length > 0) return { problems };
+  if (b.problems.length > 0) return { problems: b.problems };
   const status = reportStatus(input.workflowStatus, categories);
   if (status === 'OUT_OF_SERVICE') for (const d of defects) d.out_of_service = true;
-  return {
-    problems,
-    rows: {
-      report: {
-        id: input.id,
-        ...visibility,
-        driver_id: input.driverId,
-        template_id: template.id,
-        template_version: template.version,
-        default_language: template.defaultLanguage ?? 'EN',
-        vehicle_type: input.vehicleType ?? template.vehicleType ?? 'CAR',
-        workflow_status: input.workflowStatus,
-        status,
-        inspection_type: input.inspectionType,
-        odometer: input.odometer ?? null,
-        fuel_level: input.fuelLevel ?? null,
-        driver_signature_date: input.driverSignatureDate ?? null,
-        location_lat: input.locationLat ?? null,
-        location_lng: input.locationLng ?? null,
-        location_address: input.locationAddress ?? null,
-        started_at: input.startedAt,
-        completed_at: input.completedAt ?? null,
-        created_at: input.startedAt,
-        updated_at: created,
-      },
-      answers,
-      defects,
-      files,
-    },
-  };
+  return { problems: b.problems, rows: { report: reportRow(b, status), answers, defects, files: b.files } };
 }
 
 export type Resolution =
