@@ -64,76 +64,103 @@ function formValues(body: unknown, fallbackConfidential = true): ApplicationForm
   };
 }
 
-export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
-  await pageDefaults(app);
+/** What every page of the application pages shares: errors, sign-in, the session's user and their applications. */
+function applicationPages(ctx: OAuthContext) {
   const names = cookieNames(ctx.config);
-  const notFound = (reply: FastifyReply) =>
-    sendPage(reply, 404, errorPage('Application not found', 'There is no such application among yours.'));
-  const forbidden = (reply: FastifyReply) =>
-    sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.'));
+  const csrfOk = (request: FastifyRequest) =>
+    csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'));
+  const pages = {
+    names,
+    notFound: (reply: FastifyReply) =>
+      sendPage(reply, 404, errorPage('Application not found', 'There is no such application among yours.')),
+    forbidden: (reply: FastifyReply) =>
+      sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.')),
+    csrfOk,
+    showSignIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      next: string,
+      status: number,
+      extra: { email?: string; error?: string } = {},
+    ) {
+      const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+      return sendPage(
+        reply,
+        status,
+        signInPage({
+          action: `/sign-in?next=${encodeURIComponent(next)}`,
+          csrfToken,
+          applicationName: 'Fleetgraph applications',
+          ...extra,
+        }),
+      );
+    },
+    /** The signed-in user, or a redirect to the sign-in page (undefined: the reply is sent). */
+    async signedInUser(request: FastifyRequest, reply: FastifyReply) {
+      const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
+      const user = userId ? await findUserById(ctx.knex, userId) : undefined;
+      if (!user) {
+        const next = safeNext(request.url.split('?')[0]);
+        await reply.redirect(`/sign-in?next=${encodeURIComponent(next)}`, 303);
+        return undefined;
+      }
+      return user;
+    },
+    async ownApplication(userId: string, clientId: string | undefined) {
+      if (clientId === undefined) return undefined;
+      const application = await findApplication(ctx.knex, clientId);
+      return application && application.ownerUserId === userId ? application : undefined;
+    },
+    /**
+     * A change to one of the user's applications: signed in, the form's CSRF token valid, the
+     * application theirs. Undefined when the reply was sent (sign-in, 403 or 404).
+     */
+    async change(request: FastifyRequest, reply: FastifyReply) {
+      const user = await pages.signedInUser(request, reply);
+      if (!user) return undefined;
+      if (!csrfOk(request)) return void (await pages.forbidden(reply));
+      const application = await pages.ownApplication(user.id, routeParam(request, 'clientId'));
+      if (!application) return void (await pages.notFound(reply));
+      return { user, application };
+    },
+    audit: (request: FastifyRequest, userId: string, clientId: string, action: string) =>
+      audit(ctx.knex, 'admin.application', { userId, clientId, ip: request.ip, detail: { action } }),
+  };
+  return pages;
+}
 
-  function showSignIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    next: string,
-    status: number,
-    extra: { email?: string; error?: string } = {},
-  ) {
-    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(
-      reply,
-      status,
-      signInPage({
-        action: `/sign-in?next=${encodeURIComponent(next)}`,
-        csrfToken,
-        applicationName: 'Fleetgraph applications',
-        ...extra,
-      }),
-    );
-  }
+type Pages = ReturnType<typeof applicationPages>;
 
-  /** The signed-in user, or a redirect to the sign-in page (undefined: the reply is sent). */
-  async function signedInUser(request: FastifyRequest, reply: FastifyReply) {
-    const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
-    const user = userId ? await findUserById(ctx.knex, userId) : undefined;
-    if (!user) {
-      const next = safeNext(request.url.split('?')[0]);
-      await reply.redirect(`/sign-in?next=${encodeURIComponent(next)}`, 303);
-      return undefined;
-    }
-    return user;
-  }
-
-  async function ownApplication(userId: string, clientId: string | undefined) {
-    if (clientId === undefined) return undefined;
-    const application = await findApplication(ctx.knex, clientId);
-    return application && application.ownerUserId === userId ? application : undefined;
-  }
-
+/** Sign-in and sign-out of the application pages (a session of the SSO itself). */
+function signInRoutes(app: FastifyInstance, ctx: OAuthContext, pages: Pages): void {
   app.get('/sign-in', async (request, reply) =>
-    showSignIn(request, reply, safeNext((request.query as Record<string, unknown>).next), 200),
+    pages.showSignIn(request, reply, safeNext((request.query as Record<string, unknown>).next), 200),
   );
 
   app.post('/sign-in', async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
     return handleSignInPost(ctx, request, reply, {
       clientId: null,
-      render: (status, values) => showSignIn(request, reply, next, status, values),
+      render: (status, values) => pages.showSignIn(request, reply, next, status, values),
       onSignedIn: () => reply.redirect(next, 303),
     });
   });
 
   app.post('/sign-out', async (request, reply) => {
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);
-    await deleteSession(ctx.knex, request.cookies[names.session]);
+    if (!pages.csrfOk(request)) return pages.forbidden(reply);
+    const session = request.cookies[pages.names.session];
+    const userId = await sessionUserId(ctx.knex, session);
+    await deleteSession(ctx.knex, session);
     if (userId) await audit(ctx.knex, 'sign_out', { userId, ip: request.ip });
-    reply.clearCookie(names.session, cookieOptions(ctx.config));
+    reply.clearCookie(pages.names.session, cookieOptions(ctx.config));
     return reply.redirect('/sign-in', 303);
   });
+}
 
+/** The user's applications: the list, the form for a new one, registering it, and one's form. */
+function applicationPageRoutes(app: FastifyInstance, ctx: OAuthContext, pages: Pages): void {
   app.get('/applications', async (request, reply) => {
-    const user = await signedInUser(request, reply);
+    const user = await pages.signedInUser(request, reply);
     if (!user) return reply;
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
     return sendPage(
@@ -148,7 +175,7 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
   });
 
   app.get('/applications/new', async (request, reply) => {
-    const user = await signedInUser(request, reply);
+    const user = await pages.signedInUser(request, reply);
     if (!user) return reply;
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
     const values = {
@@ -162,9 +189,9 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
   });
 
   app.post('/applications', async (request, reply) => {
-    const user = await signedInUser(request, reply);
+    const user = await pages.signedInUser(request, reply);
     if (!user) return reply;
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
+    if (!pages.csrfOk(request)) return pages.forbidden(reply);
     const values = formValues(request.body);
     const { settings, problems } = validateApplicationSettings(values);
     if (problems.length > 0) {
@@ -179,20 +206,15 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
       confidential: values.confidential,
       ownerUserId: user.id,
     });
-    await audit(ctx.knex, 'admin.application', {
-      userId: user.id,
-      clientId: application.clientId,
-      ip: request.ip,
-      detail: { action: 'create' },
-    });
+    await pages.audit(request, user.id, application.clientId, 'create');
     return sendPage(reply, 201, applicationSecretPage({ application, clientSecret, created: true }));
   });
 
   app.get('/applications/:clientId', async (request, reply) => {
-    const user = await signedInUser(request, reply);
+    const user = await pages.signedInUser(request, reply);
     if (!user) return reply;
-    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
-    if (!application) return notFound(reply);
+    const application = await pages.ownApplication(user.id, routeParam(request, 'clientId'));
+    if (!application) return pages.notFound(reply);
     const csrfToken = ensureCsrfToken(request, reply, ctx.config);
     return sendPage(
       reply,
@@ -200,13 +222,14 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
       applicationFormPage({ csrfToken, values: application, problems: [], application }),
     );
   });
+}
 
+/** Changes to one of the user's applications: its settings, a new secret, deletion. */
+function applicationChangeRoutes(app: FastifyInstance, ctx: OAuthContext, pages: Pages): void {
   app.post('/applications/:clientId', async (request, reply) => {
-    const user = await signedInUser(request, reply);
-    if (!user) return reply;
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
-    if (!application) return notFound(reply);
+    const change = await pages.change(request, reply);
+    if (!change) return reply;
+    const { user, application } = change;
     const values = formValues(request.body, application.confidential);
     const { settings, problems } = validateApplicationSettings(values);
     if (problems.length > 0) {
@@ -224,48 +247,37 @@ export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext)
     }
     await updateApplication(ctx.knex, application.clientId, settings);
     ctx.applications?.invalidate(application.clientId);
-    await audit(ctx.knex, 'admin.application', {
-      userId: user.id,
-      clientId: application.clientId,
-      ip: request.ip,
-      detail: { action: 'update' },
-    });
+    await pages.audit(request, user.id, application.clientId, 'update');
     return reply.redirect('/applications', 303);
   });
 
   app.post('/applications/:clientId/rotate-secret', async (request, reply) => {
-    const user = await signedInUser(request, reply);
-    if (!user) return reply;
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
-    if (!application) return notFound(reply);
+    const change = await pages.change(request, reply);
+    if (!change) return reply;
+    const { user, application } = change;
     const secret = await rotateClientSecret(ctx.knex, application.clientId);
     ctx.applications?.invalidate(application.clientId);
-    if (!secret) return notFound(reply);
-    await audit(ctx.knex, 'admin.application', {
-      userId: user.id,
-      clientId: application.clientId,
-      ip: request.ip,
-      detail: { action: 'rotate-secret' },
-    });
+    if (!secret) return pages.notFound(reply);
+    await pages.audit(request, user.id, application.clientId, 'rotate-secret');
     return sendPage(reply, 200, applicationSecretPage({ application, clientSecret: secret, created: false }));
   });
 
   app.post('/applications/:clientId/delete', async (request, reply) => {
-    const user = await signedInUser(request, reply);
-    if (!user) return reply;
-    if (!csrfTokenValid(request, ctx.config, formField(request.body, 'csrf_token'))) return forbidden(reply);
-    const application = await ownApplication(user.id, routeParam(request, 'clientId'));
-    if (!application) return notFound(reply);
+    const change = await pages.change(request, reply);
+    if (!change) return reply;
+    const { user, application } = change;
     await publishRevocations(ctx, await revokeTokensOf(ctx.knex, { clientId: application.clientId }));
     await deleteApplication(ctx.knex, application.clientId);
     ctx.applications?.invalidate(application.clientId);
-    await audit(ctx.knex, 'admin.application', {
-      userId: user.id,
-      clientId: application.clientId,
-      ip: request.ip,
-      detail: { action: 'delete' },
-    });
+    await pages.audit(request, user.id, application.clientId, 'delete');
     return reply.redirect('/applications', 303);
   });
+}
+
+export async function applicationRoutes(app: FastifyInstance, ctx: OAuthContext): Promise<void> {
+  await pageDefaults(app);
+  const pages = applicationPages(ctx);
+  signInRoutes(app, ctx, pages);
+  applicationPageRoutes(app, ctx, pages);
+  applicationChangeRoutes(app, ctx, pages);
 }
