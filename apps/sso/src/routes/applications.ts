@@ -32,7 +32,7 @@ import {
   applicationSecretPage,
   type ApplicationFormValues,
 } from '../pages/application-pages';
-import { errorPage, signInPage } from '../pages/authorize-pages';
+import { errorPage } from '../pages/authorize-pages';
 import { formField, formFields, pageDefaults, routeParam, sendPage } from '../pages/page-plugin';
 import {
   cookieNames,
@@ -42,7 +42,7 @@ import {
   ensureCsrfToken,
   sessionUserId,
 } from '../session/cookies';
-import { handleSignInPost } from '../session/sign-in-form';
+import { handleSignInPost, sendSignInPage } from '../session/sign-in-form';
 
 const NEXT_PATH = /^\/applications(\/[A-Za-z0-9_-]+){0,2}$/;
 
@@ -76,25 +76,18 @@ function applicationPages(ctx: OAuthContext) {
     forbidden: (reply: FastifyReply) =>
       sendPage(reply, 403, errorPage('This form expired', 'Go back, reload the page and try again.')),
     csrfOk,
-    showSignIn(
+    showSignIn: (
       request: FastifyRequest,
       reply: FastifyReply,
       next: string,
       status: number,
       extra: { email?: string; error?: string } = {},
-    ) {
-      const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-      return sendPage(
-        reply,
-        status,
-        signInPage({
-          action: `/sign-in?next=${encodeURIComponent(next)}`,
-          csrfToken,
-          applicationName: 'Fleetgraph applications',
-          ...extra,
-        }),
-      );
-    },
+    ) =>
+      sendSignInPage(ctx, request, reply, status, {
+        action: `/sign-in?next=${encodeURIComponent(next)}`,
+        applicationName: 'Fleetgraph applications',
+        ...extra,
+      }),
     /** The signed-in user, or a redirect to the sign-in page (undefined: the reply is sent). */
     async signedInUser(request: FastifyRequest, reply: FastifyReply) {
       const userId = await sessionUserId(ctx.knex, request.cookies[names.session]);

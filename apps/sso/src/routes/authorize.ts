@@ -29,10 +29,10 @@ import {
   type AuthorizationRequest,
 } from '../oauth/checks/authorization-request';
 import type { OAuthContext } from '../oauth/context';
-import { consentPage, errorPage, signInPage } from '../pages/authorize-pages';
+import { consentPage, errorPage } from '../pages/authorize-pages';
 import { formField, pageDefaults, queryString, sendPage } from '../pages/page-plugin';
 import { cookieNames, csrfTokenValid, ensureCsrfToken, sessionUserId } from '../session/cookies';
-import { handleSignInPost } from '../session/sign-in-form';
+import { handleSignInPost, sendSignInPage } from '../session/sign-in-form';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
 
 /**
@@ -109,25 +109,18 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: OAuthContext): 
     );
   }
 
-  function showSignIn(
+  const showSignIn = (
     request: FastifyRequest,
     reply: FastifyReply,
     authz: AuthorizationRequest,
     status: number,
     extra: { email?: string; error?: string } = {},
-  ) {
-    const csrfToken = ensureCsrfToken(request, reply, ctx.config);
-    return sendPage(
-      reply,
-      status,
-      signInPage({
-        action: signInAction(request),
-        csrfToken,
-        applicationName: authz.application.name,
-        ...extra,
-      }),
-    );
-  }
+  ) =>
+    sendSignInPage(ctx, request, reply, status, {
+      action: signInAction(request),
+      applicationName: authz.application.name,
+      ...extra,
+    });
 
   async function showConsent(
     request: FastifyRequest,

@@ -9,8 +9,16 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthContext } from '../oauth/context';
-import { formField } from '../pages/page-plugin';
-import { cookieNames, cookieOptions, createSession, csrfTokenValid, SESSION_TTL_SECONDS } from './cookies';
+import { signInPage } from '../pages/authorize-pages';
+import { formField, sendPage } from '../pages/page-plugin';
+import {
+  cookieNames,
+  cookieOptions,
+  createSession,
+  csrfTokenValid,
+  ensureCsrfToken,
+  SESSION_TTL_SECONDS,
+} from './cookies';
 import { attemptSignIn } from './sign-in';
 
 export interface SignInFormHandlers {
@@ -46,4 +54,19 @@ export async function handleSignInPost(
     cookieOptions(ctx.config, SESSION_TTL_SECONDS),
   );
   return handlers.onSignedIn();
+}
+
+/**
+ * The sign-in form with a fresh CSRF token: posted to `action`, naming the application signed in
+ * to, with the email typed and the error of a refused attempt when shown again.
+ */
+export function sendSignInPage(
+  ctx: OAuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: { action: string; applicationName: string; email?: string; error?: string },
+) {
+  const csrfToken = ensureCsrfToken(request, reply, ctx.config);
+  return sendPage(reply, status, signInPage({ ...form, csrfToken }));
 }
