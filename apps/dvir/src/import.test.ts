@@ -46,6 +46,27 @@ const template = {
   ],
 };
 
+/** The problems of an import that must be refused. */
+async function refusedImport(file: string): Promise<string[]> {
+  const out = await importReportsFile(
+    h.knex,
+    file,
+    { log: () => {}, now: new Date() },
+    fileServiceFor(h.config),
+  );
+  assert.equal(out.ok, false);
+  return (out as { problems: string[] }).problems;
+}
+
+/** Each pattern matches one of the problems. */
+function assertProblems(problems: string[], expected: RegExp[]): void {
+  for (const re of expected)
+    assert.ok(
+      problems.some((p) => re.test(p)),
+      `${re} in\n${problems.join('\n')}`,
+    );
+}
+
 test('the manifest lists the importer', () => {
   assert.ok(manifest.importers?.reports?.description);
 });
@@ -182,14 +203,7 @@ test('every problem is listed by JSON path and nothing is written', async () => 
     ],
     resolutions: [{ defectId: D.defect(1), by: 'USER', userId: F.carol.uid, at: '2026-03-23T06:00:00Z' }],
   });
-  const out = await importReportsFile(
-    h.knex,
-    file,
-    { log: () => {}, now: new Date() },
-    fileServiceFor(h.config),
-  );
-  assert.equal(out.ok, false);
-  const problems = (out as { problems: string[] }).problems;
+  const problems = await refusedImport(file);
   const expected = [
     /^\$\.templates\[0\]\.items\[0\]\.category: unknown "WHEELS"/,
     /^\$\.reports\[0\]\.driverId: driver .* another organization/,
@@ -203,11 +217,7 @@ test('every problem is listed by JSON path and nothing is written', async () => 
     /^\$\.reports\[1\]\.vehicleId: no vehicle/,
     /^\$\.resolutions\[0\]\.userId: account of another organization/,
   ];
-  for (const re of expected)
-    assert.ok(
-      problems.some((p) => re.test(p)),
-      `${re} in\n${problems.join('\n')}`,
-    );
+  assertProblems(problems, expected);
   const afterCount = await h.knex('dvir.inspection_reports').count('* as n').first();
   assert.equal(Number(afterCount!.n), Number(before!.n));
   assert.equal(
@@ -272,14 +282,7 @@ test('problems of templates, files, reports and resolutions are listed by path, 
       { answerId: defectAnswer, by: 'USER', userId: unknown, at: '2026-03-24T10:00:00Z' },
     ],
   });
-  const out = await importReportsFile(
-    h.knex,
-    file,
-    { log: () => {}, now: new Date() },
-    fileServiceFor(h.config),
-  );
-  assert.equal(out.ok, false);
-  const problems = (out as { problems: string[] }).problems;
+  const problems = await refusedImport(file);
   const expected = [
     /^\$\.templates\[1\]\.groupId: no group /,
     new RegExp(`^\\$\\.templates\\[1\\]\\.version: template ${U} version 1 already exists`),
@@ -293,11 +296,7 @@ test('problems of templates, files, reports and resolutions are listed by path, 
     /^\$\.resolutions\[3\]\.userId: required when by is USER/,
     new RegExp(`^\\$\\.resolutions\\[4\\]\\.userId: no account ${unknown}`),
   ];
-  for (const re of expected)
-    assert.ok(
-      problems.some((p) => re.test(p)),
-      `${re} in\n${problems.join('\n')}`,
-    );
+  assertProblems(problems, expected);
   for (const id of [U, G])
     assert.equal(await h.knex('dvir.inspection_templates').where('id', id).first(), undefined);
 });
