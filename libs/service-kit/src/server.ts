@@ -99,16 +99,36 @@ function methodsServing(app: FastifyInstance, path: string): string[] {
   return methods.includes('GET') ? ['GET', 'HEAD', ...methods.slice(1)] : methods;
 }
 
-function answerFrameworkError(
-  style: ServerOptions['errorStyle'],
-  error: FastifyError,
+/**
+ * The kit's answer to an error, thrown by a handler or raised by Fastify itself (a body it cannot
+ * read, a path it cannot route): a client error keeps its status and message; a dependency away
+ * is 503 with Retry-After; anything else is a 500 that hides its detail behind the request id.
+ */
+function answerError(
+  options: ServerOptions,
+  error: Error & { statusCode?: number; code?: string },
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const status = error.statusCode ?? 400;
-  if (status < 500) return sendError(reply, style, status, error.code ?? 'bad_request', clip(error.message));
-  request.log.error({ err: error }, 'request failed');
-  return sendError(reply, style, status, 'internal_error', 'Internal server error', request.id);
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status === 500 && options.isUnavailable?.(error)) {
+    request.log.warn({ err: error }, 'dependency unavailable');
+    reply.header('retry-after', String(options.retryAfterSeconds ?? 5));
+    const message = 'Temporarily unavailable; retry later';
+    return sendError(reply, options.errorStyle, 503, 'service_unavailable', message, request.id);
+  }
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return sendError(
+      reply,
+      options.errorStyle,
+      status,
+      'internal_error',
+      'Internal server error',
+      request.id,
+    );
+  }
+  return sendError(reply, options.errorStyle, status, error.code ?? 'bad_request', clip(error.message));
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {
@@ -127,7 +147,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
     // is answered in the kit's shape and the service's errorStyle, like any other client mistake,
     // instead of Fastify's own JSON.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-      answerFrameworkError(options.errorStyle, error, request, reply),
+      answerError(options, error, request, reply),
     // One line per request only at debug level; the request id is logged as `requestId`.
     logController: new LogController({
       requestIdLogLabel: 'requestId',
@@ -207,27 +227,9 @@ export function createServer(options: ServerOptions): FastifyInstance {
     );
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status === 500 && options.isUnavailable?.(error)) {
-      request.log.warn({ err: error }, 'dependency unavailable');
-      reply.header('retry-after', String(options.retryAfterSeconds ?? 5));
-      const message = 'Temporarily unavailable; retry later';
-      return sendError(reply, options.errorStyle, 503, 'service_unavailable', message, request.id);
-    }
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return sendError(
-        reply,
-        options.errorStyle,
-        status,
-        'internal_error',
-        'Internal server error',
-        request.id,
-      );
-    }
-    return sendError(reply, options.errorStyle, status, error.code ?? 'bad_request', clip(error.message));
-  });
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) =>
+    answerError(options, error, request, reply),
+  );
 
   return app;
 }
