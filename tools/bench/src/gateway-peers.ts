@@ -41,11 +41,10 @@
  *     base-uncached and base-cached, so a change to the gateway is measured before/after in one
  *     interleaved run (add them to BENCH_MODES; they are off unless BENCH_BASELINE is set).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
@@ -55,6 +54,7 @@ import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 import { benchDatabase } from './database';
 import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { CITY_POINTS } from './geo-points';
+import { readyChild, startPeer, type Peer } from './peer-process';
 import { cpuMs, drive as driveLoops, login, loopback, send, unexpectedMisses, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -211,24 +211,6 @@ async function drive(target: Target, tokens: string[], bodies: string[], seconds
   return { rps: requests / took, requests };
 }
 
-type Peer = { url: string; child: ChildProcess; stop(): Promise<void> };
-
-/** A peer script of tools/bench/src in its own process, on a free port; ready once it answers a query. */
-async function startPeer(
-  script: string,
-  name: string,
-  token: string,
-  env: (port: number) => Record<string, string>,
-): Promise<Peer> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src', script)],
-    { env: { ...process.env, ...env(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  return readyChild(child, port, token, name);
-}
-
 /** Hive Gateway in its own process (hive-peer.ts). */
 const startHive = (
   dedup: boolean,
@@ -303,40 +285,6 @@ async function startBaselineGateway(
     },
   );
   return readyChild(child, port, token, 'baseline gateway');
-}
-
-/** A gateway started in its own process, once it answers GraphQL on `port`; `stop` ends it. */
-async function readyChild(child: ChildProcess, port: number, token: string, name: string): Promise<Peer> {
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForGraphQL(url, token, child, name);
-  return {
-    url,
-    child,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function waitForGraphQL(url: string, token: string, child: ChildProcess, name: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited before it was ready`);
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: '{ __typename }' }),
-      });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${name} not ready within 60 s`);
-    await delay(200);
-  }
 }
 
 /** A ratio column: its label, then the modes divided. */
