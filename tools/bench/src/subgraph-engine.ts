@@ -8,6 +8,14 @@
  * The ratio that matters is deep ÷ small in req/s (goal >= 0.33: a page of 50 devices with three
  * relations costs at most three `account { fullName }`).
  *
+ * Beside the subgraph, interleaved in the same rounds, its floor (floor-peer.ts, BENCH_FLOOR=false
+ * leaves it out): a bare node:http process that replays, per request, the very statements one
+ * request of each shape sent (recorded through the subgraph built in this process), named, wave
+ * after wave, and answers the rows as JSON. No subgraph sending those statements can do better
+ * than its floor, so the floor's deep / small bounds the engine's on this machine, and
+ * subgraph / floor per shape is the engine's own share. BENCH_FLOOR_PLAN=<file> keeps the recorded
+ * statements (JSON: shape -> waves -> { text, values }), e.g. to EXPLAIN them.
+ *
  *   npx tsx tools/bench/src/subgraph-engine.ts
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (3), BENCH_CONCURRENCY (20), BENCH_TOP (5) statements,
  *     BENCH_SHAPES (small,deep; fleet-core also has trips, mobility transactions), BENCH_SUBGRAPH (fleet-core; or dvir, mobility, maintenance); with BENCH_PROFILE_DIR (and BENCH_PROFILE_MATCH=fleet-core) the
@@ -17,23 +25,30 @@
  *     PostgreSQL figures need pg_stat_statements: the embedded server (no DATABASE_URL) loads it;
  *     on your own server, add it to shared_preload_libraries, or the bench prints req/s and CPU only.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeJwt } from 'jose';
 import knexFactory from 'knex';
 import { Pool } from 'undici';
+import { createRevocationList } from '@fleetgraph/auth';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
-import { freePort } from '@fleetgraph/testing';
+import { loadSubgraphManifests, subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { createTestIssuer, freePort } from '@fleetgraph/testing';
 import { startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';
 import { cpuMs, drive, login, loopback, peakRssMb, type Target } from './load';
+import { startPeer, type Peer } from './peer-process';
+import { recordStatements, type RecordedStatement } from './statement-recorder';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const TOP = Number(process.env.BENCH_TOP ?? 5);
+const FLOOR = process.env.BENCH_FLOOR !== 'false';
+/** The subgraph's pool size (libs/db createKnex's default), which the floor's pool matches. */
+const POOL_SIZE = 10;
 
 /**
  * Per subgraph: its cheapest query, a page of 50 with its relations, and other shapes run only
@@ -122,6 +137,92 @@ async function topStatements(requests: number) {
   }));
 }
 
+interface Totals {
+  rps: number;
+  cpu: number;
+  pg: number;
+  statements: number;
+  requests: number;
+}
+
+/**
+ * The statements one request of each shape sends, recorded through the subgraph built in this
+ * process on the benchmark's database, for the same user as `token` (re-signed by a test issuer
+ * this app trusts); each shape is sent twice first, so connections are open and statements named.
+ */
+async function recordPlans(
+  databaseUrl: string,
+  token: string,
+  bodies: Record<string, string>,
+): Promise<Record<string, RecordedStatement[][]>> {
+  const manifest = await subgraphManifest(SUBGRAPH);
+  const config = manifest.loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  const issuer = await createTestIssuer(config.issuer, config.audience);
+  const claims = decodeJwt(token) as {
+    scope: string;
+    user: { uid: string; email: string; full_name: string };
+  };
+  const sameUser = await issuer.token(
+    { uid: claims.user.uid, email: claims.user.email, fullName: claims.user.full_name },
+    { scope: claims.scope },
+  );
+  const app = await manifest.buildApp(
+    { ...config, databaseUrl },
+    { jwks: issuer.jwks, migrate: false, revocations: createRevocationList({}) },
+  );
+  try {
+    const plans: Record<string, RecordedStatement[][]> = {};
+    for (const name of SHAPE_NAMES) {
+      const send = async () => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${sameUser}` },
+          payload: bodies[name]!,
+        });
+        if (response.statusCode !== 200 || response.body.includes('"errors"'))
+          throw new Error(`recording ${name}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+      };
+      await send();
+      await send();
+      plans[name] = await recordStatements(send);
+    }
+    return plans;
+  } finally {
+    await app.close();
+  }
+}
+
+/** The floor (floor-peer.ts) in its own process, replaying `plans` on the benchmark's database. */
+function startFloor(plans: Record<string, RecordedStatement[][]>, databaseUrl: string, token: string) {
+  const file = process.env.BENCH_FLOOR_PLAN ?? join(dir, 'floor-plan.json');
+  writeFileSync(file, JSON.stringify(plans));
+  const waves = (name: string) => plans[name]!.map((wave) => wave.length).join(' + ');
+  for (const name of SHAPE_NAMES) console.log(`floor ${name}: statements per request by wave ${waves(name)}`);
+  return startPeer('floor-peer.ts', 'floor', token, (port) => ({
+    FLOOR_PORT: String(port),
+    FLOOR_DATABASE_URL: databaseUrl,
+    FLOOR_PLAN_FILE: file,
+    FLOOR_POOL: String(POOL_SIZE),
+  }));
+}
+
+/** The floor's figures, its deep / small (the bound), and the subgraph's share of its floor. */
+function printFloor(subgraph: Record<string, Totals>, floor: Record<string, Totals>) {
+  for (const name of SHAPE_NAMES) {
+    const f = floor[name]!;
+    console.log(
+      `floor ${name.padEnd(6)} ${f.rps.toFixed(0).padStart(6)} req/s   floor CPU ${f.cpu.toFixed(2).padStart(6)} ms/req   ` +
+        `PostgreSQL ${f.pg.toFixed(2).padStart(6)} ms/req in ${f.statements.toFixed(2)} statements   ` +
+        `subgraph / floor ${(subgraph[name]!.rps / f.rps).toFixed(2)}`,
+    );
+  }
+  if (floor.deep && floor.small)
+    console.log(
+      `floor deep / small = ${(floor.deep.rps / floor.small.rps).toFixed(2)}: no subgraph sending these statements prints more here`,
+    );
+}
+
 if (SCALE > 1) {
   // The platform below finds the demo seeded and keeps it.
   const manifests = await loadSubgraphManifests();
@@ -161,6 +262,7 @@ const platform = await startPlatform({
 });
 const url = loopback(platform.urls.subgraphs[SUBGRAPH]!);
 const pool = new Pool(url.origin, { connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000 });
+let floor: { peer: Peer; pool: Pool } | undefined;
 try {
   const pid = pids.get(SUBGRAPH);
   if (!pid) throw new Error(`${SUBGRAPH} process id not reported by the platform`);
@@ -169,24 +271,43 @@ try {
   const bodies = Object.fromEntries(
     Object.entries(SHAPES).map(([name, query]) => [name, JSON.stringify({ query })]),
   );
+  if (FLOOR) {
+    const peer = await startFloor(await recordPlans(database.url, token, bodies), database.url, token);
+    const origin = new URL(peer.url).origin;
+    floor = {
+      peer,
+      pool: new Pool(origin, { connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000 }),
+    };
+  }
+  const floorTarget = (name: string): Target => ({ pool: floor!.pool, path: `/${name}`, headers: {} });
   // Warm-up (JIT, connection pool, caches), unmeasured.
-  for (const name of SHAPE_NAMES) await drive(target, [token], [bodies[name]!], 1, CONCURRENCY);
+  for (const name of SHAPE_NAMES) {
+    await drive(target, [token], [bodies[name]!], 1, CONCURRENCY);
+    if (floor) await drive(floorTarget(name), [token], [bodies[name]!], 1, CONCURRENCY);
+  }
 
   const cells: Record<string, Cell[]> = Object.fromEntries(SHAPE_NAMES.map((name) => [name, []]));
+  const floorCells: Record<string, Cell[]> = Object.fromEntries(SHAPE_NAMES.map((name) => [name, []]));
   let deepTop: Awaited<ReturnType<typeof topStatements>> = [];
+  const measure = async (to: Target, processId: number, body: string): Promise<Cell> => {
+    await resetStatistics();
+    const cpuBefore = cpuMs(processId);
+    const { requests, seconds } = await drive(to, [token], [body], SECONDS, CONCURRENCY);
+    const used = cpuMs(processId) - cpuBefore;
+    const pg = await databaseTime();
+    return { requests, seconds, cpuMs: used, pgMs: pg.ms, statements: pg.calls };
+  };
   for (let round = 0; round < ROUNDS; round++)
     for (const name of SHAPE_NAMES) {
-      await resetStatistics();
-      const cpuBefore = cpuMs(pid);
-      const { requests, seconds } = await drive(target, [token], [bodies[name]!], SECONDS, CONCURRENCY);
-      const used = cpuMs(pid) - cpuBefore;
-      const pg = await databaseTime();
-      cells[name]!.push({ requests, seconds, cpuMs: used, pgMs: pg.ms, statements: pg.calls });
-      if (name === 'deep' && round === ROUNDS - 1) deepTop = await topStatements(requests);
+      const cell = await measure(target, pid, bodies[name]!);
+      cells[name]!.push(cell);
+      if (name === 'deep' && round === ROUNDS - 1) deepTop = await topStatements(cell.requests);
+      if (floor)
+        floorCells[name]!.push(await measure(floorTarget(name), floor.peer.child.pid!, bodies[name]!));
     }
 
-  const total = (name: string) => {
-    const list = cells[name]!;
+  const total = (name: string, from = cells) => {
+    const list = from[name]!;
     const sum = (pick: (c: Cell) => number) => list.reduce((s, c) => s + pick(c), 0);
     const requests = sum((c) => c.requests);
     return {
@@ -204,9 +325,7 @@ try {
         ? '; PostgreSQL time from pg_stat_statements (plan + execution)'
         : '; no pg_stat_statements'),
   );
-  const rows: Record<string, ReturnType<typeof total>> = Object.fromEntries(
-    SHAPE_NAMES.map((name) => [name, total(name)]),
-  );
+  const rows: Record<string, Totals> = Object.fromEntries(SHAPE_NAMES.map((name) => [name, total(name)]));
   for (const name of SHAPE_NAMES) {
     const r = rows[name]!;
     console.log(
@@ -219,6 +338,7 @@ try {
       `deep / small = ${(rows.deep.rps / rows.small.rps).toFixed(2)} (goal >= 0.33)   ` +
         `deep costs ${(rows.deep.cpu / rows.small.cpu).toFixed(1)}x the CPU and ${(rows.deep.pg / rows.small.pg).toFixed(1)}x the PostgreSQL time of small`,
     );
+  if (floor) printFloor(rows, Object.fromEntries(SHAPE_NAMES.map((name) => [name, total(name, floorCells)])));
   console.log(`${SUBGRAPH} peak resident memory: ${peakRssMb(pid).toFixed(0)} MB`);
   if (deepTop.length > 0) {
     console.log('deep: statements by PostgreSQL time (last round)');
@@ -229,6 +349,8 @@ try {
   }
 } finally {
   await pool.close();
+  await floor?.pool.close();
+  await floor?.peer.stop();
   await platform.close();
   await admin.destroy();
   rmSync(dir, { recursive: true, force: true });
