@@ -2,7 +2,9 @@
  * The SQL statements one request sends, as node-postgres sends them, grouped in waves: a wave is
  * every statement sent before any of the wave's own statements answered (the page, then its
  * relations' lookups side by side). The subgraph engine benchmark replays them in floor-peer.ts.
- * Patches node-postgres's Query in this process for the time of `run` only.
+ * Statements are grouped as they are sent, so connections should be open first (a statement
+ * waiting for a new connection is sent once it opens). Patches node-postgres's Query in this
+ * process for the time of `run` only.
  */
 import pg from 'pg';
 
