@@ -47,17 +47,23 @@ export const visibleVehicles = (knex: Knex, accountId: string) => visibleAssets(
 export const visibleDrivers = (knex: Knex, accountId: string) => visibleAssets(knex, 'driver', accountId);
 
 /**
+ * A group is visible when one of its ancestors (itself included, at depth 0) is one of the
+ * viewer's memberships: the same rows as account_visible_groups_v1, read from the group's side.
  * `offset 0` keeps each EXISTS a per-row subplan: pulled up into a semi-join, the planner (with
  * no table statistics) builds the viewer's whole visible set first, which is the cost this form
- * exists to avoid. The inner test starts from the asset's group (descendant_id), so it reads the
- * group's ancestors, never the viewer's descendants.
+ * exists to avoid. Per row it reads the group's ancestors by index (descendant_id), never the
+ * viewer's descendants; the viewer's memberships are read once per statement (an uncorrelated
+ * subquery, hashed and kept across rows), where testing against the visible-groups view joined
+ * the memberships to the ancestors again on every row (0.35-0.55 against 0.27-0.29 ms for 37
+ * vehicles of the demo login, EXPLAIN ANALYZE without statistics).
  */
-const GROUP_VISIBLE = `exists (select 1 from ${FLEET_CONTRACT}.account_visible_groups_v1 vg
-  where vg.account_id = ? and vg.group_id = ?? offset 0)`;
+const GROUP_VISIBLE = `exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 vg
+  where vg.descendant_id = ?? and vg.ancestor_id in (select vm.group_id from ${FLEET_CONTRACT}.account_groups_v1 vm
+    where vm.account_id = ? offset 0) offset 0)`;
 
 /** True for a row whose group (`column`, e.g. 'g.id') the account sees. */
 export function groupVisibleTo(knex: Knex, accountId: string, column: string): Knex.Raw {
-  return knex.raw(GROUP_VISIBLE, [accountId, column]);
+  return knex.raw(GROUP_VISIBLE, [column, accountId]);
 }
 
 function assetVisibleTo(
@@ -69,7 +75,7 @@ function assetVisibleTo(
   return knex.raw(
     `exists (select 1 from ${FLEET_CONTRACT}.group_${kind}s_v1 ga
       where ga.${kind}_id = ?? and ${GROUP_VISIBLE} offset 0)`,
-    [column, accountId, 'ga.group_id'],
+    [column, 'ga.group_id', accountId],
   );
 }
 
@@ -337,7 +343,7 @@ export function accountVisibleTo(knex: Knex, accountId: string, column: string):
   return knex.raw(
     `(?? = ? or exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 ma
       where ma.account_id = ?? and ${GROUP_VISIBLE} offset 0))`,
-    [column, accountId, column, accountId, 'ma.group_id'],
+    [column, accountId, column, 'ma.group_id', accountId],
   );
 }
 
