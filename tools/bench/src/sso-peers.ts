@@ -21,7 +21,8 @@
  *
  *   npx tsx tools/bench/src/sso-peers.ts
  *     BENCH_SSO_BASELINE=<another checkout> adds its SSO as a third side (before/after in one run:
- *       e.g. `git archive <commit> apps/sso | tar -x -C /tmp/base` and a node_modules symlink),
+ *       e.g. `git worktree add /tmp/base <commit>` and a node_modules symlink; its SSO runs from
+ *       there, on that checkout's libs),
  *     BENCH_SECONDS (3) per cell, BENCH_ROUNDS (4), BENCH_CONCURRENCY (8,32),
  *     BENCH_PROFILE_DIR: the SSO and the peer run with `node --cpu-prof` and write their profiles
  *     there, one folder per service (the largest file is the main thread; cpu-profile-top.mjs); REDIS_URL: the SSO publishes revocations to Redis.
@@ -53,13 +54,22 @@ const PEER_SCOPE = 'api:read';
 type Side = 'fleetgraph' | 'baseline' | 'oidc-provider';
 
 /** A service in its own process (with --cpu-prof when profiling), ready once `ready` answers 200. */
-async function startProcess(name: string, script: string, env: Record<string, string>, ready: string) {
+async function startProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  ready: string,
+  checkout: string = repoRoot,
+) {
   // One folder per service: node writes a profile per thread (tsx's loader thread too); the
   // largest file is the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
   // Our services run with their deployed flags (as the Dockerfile sets them); the peer as installed.
   const flags = name === 'oidc-peer' ? [] : SERVICE_NODE_FLAGS;
+  // Run from its checkout: tsx maps @fleetgraph/* by the tsconfig it finds there, so a baseline's
+  // SSO runs on the baseline's libs, not this checkout's.
   const child = spawn(process.execPath, ['--no-warnings', ...flags, ...profile, '--import', 'tsx', script], {
+    cwd: checkout,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -290,6 +300,7 @@ async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): P
       LOGIN_DELAY_AFTER_FAILURES: '100000',
     },
     `${origin}/readyz`,
+    checkout,
   );
   cleanups.push(() => sso.stop());
   console.log(`${name} (${join(checkout, 'apps/sso')}): process ${sso.child.pid}`);
