@@ -15,10 +15,10 @@
  *   FLOOR_PORT=4903 FLOOR_DATABASE_URL=postgres://... FLOOR_PLAN_FILE=/tmp/plan.json \
  *   node --import tsx tools/bench/src/floor-peer.ts
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
+import { statementName } from '@fleetgraph/db';
 import { serveBodies } from './bare-server';
 import type { RecordedStatement } from './statement-recorder';
 
@@ -34,17 +34,13 @@ const recorded = JSON.parse(readFileSync(process.env.FLOOR_PLAN_FILE ?? '', 'utf
 const plans = new Map<string, NamedStatement[][]>(
   Object.entries(recorded).map(([shape, waves]) => [
     `/${shape}`,
-    waves.map((wave) => wave.map((statement) => ({ ...statement, name: nameOf(statement.text) }))),
+    waves.map((wave) => wave.map((statement) => ({ ...statement, name: statementName(statement.text) }))),
   ]),
 );
 const pool = new pg.Pool({
   connectionString: process.env.FLOOR_DATABASE_URL,
   max: Number(process.env.FLOOR_POOL ?? 10),
 });
-
-function nameOf(text: string): string {
-  return `floor_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-}
 
 async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (request.url === '/graphql') {
