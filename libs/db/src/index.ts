@@ -1,5 +1,6 @@
 export {
   createKnex,
+  DEFAULT_POOL_MAX,
   ping,
   preparedQuery,
   SERVICE_DATABASE_TIMEOUTS,

@@ -13,6 +13,9 @@ installTimestampParser();
 
 export type { Knex };
 
+/** Connections a pool opens at most unless told (`KnexOptions.pool.max`). */
+export const DEFAULT_POOL_MAX = 10;
+
 export interface KnexOptions {
   url: string;
   pool?: { min?: number; max?: number };
@@ -69,7 +72,7 @@ export function createKnex(options: KnexOptions): Knex {
       ...(timeouts.connectMs ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
       ...(options.repeatedJson ? { types: repeatedJsonTypes() } : {}),
     },
-    pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
+    pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? DEFAULT_POOL_MAX },
     acquireConnectionTimeout: timeouts.acquireMs ?? 10_000,
   });
   if (options.preparedStatements)

@@ -32,6 +32,7 @@ import { decodeJwt } from 'jose';
 import knexFactory from 'knex';
 import { Pool } from 'undici';
 import { createRevocationList } from '@fleetgraph/auth';
+import { DEFAULT_POOL_MAX } from '@fleetgraph/db';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
 import { loadSubgraphManifests, subgraphManifest } from '@fleetgraph/subgraph-kit';
@@ -47,8 +48,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const TOP = Number(process.env.BENCH_TOP ?? 5);
 const FLOOR = process.env.BENCH_FLOOR !== 'false';
-/** The subgraph's pool size (libs/db createKnex's default), which the floor's pool matches. */
-const POOL_SIZE = 10;
 
 /**
  * Per subgraph: its cheapest query, a page of 50 with its relations, and other shapes run only
@@ -203,7 +202,8 @@ function startFloor(plans: Record<string, RecordedStatement[][]>, databaseUrl: s
     FLOOR_PORT: String(port),
     FLOOR_DATABASE_URL: databaseUrl,
     FLOOR_PLAN_FILE: file,
-    FLOOR_POOL: String(POOL_SIZE),
+    // The subgraph's pool size (it keeps createKnex's default).
+    FLOOR_POOL: String(DEFAULT_POOL_MAX),
   }));
 }
 
