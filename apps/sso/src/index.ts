@@ -16,3 +16,8 @@ export { runAdminCommand, UsageError, type AdminOptions } from './admin/commands
 export { rotateSigningKey, ROTATION_DELAY_SECONDS } from './keys';
 export { serverMetadata } from './routes/discovery';
 export { createKeyCipher, keyCipherOf } from './key-encryption';
+// The parts of a refresh the benchmark's SSO floor (tools/bench/src/sso-floor.ts) does with no
+// framework around them: the durable rotation statement, the token hashing, the client check.
+export { createRotationBatcher } from './data/refresh-rotation';
+export { hashRefreshToken, insertRefreshToken, newRefreshToken } from './data/refresh-tokens';
+export { clientSecretMatches } from './data/applications';

@@ -15,7 +15,13 @@
  *   (/auth -> interaction -> /auth/:uid -> code -> /token) driven without a browser: the peer's
  *   interaction endpoint signs in `login_hint` and grants at once. The first refresh token is thus
  *   exactly what a client of the peer gets; nothing is seeded behind its back.
- * Before measuring, each side proves rotation: a refresh token used twice is refused the second time.
+ * - floor (sso-floor.ts, unless BENCH_FLOOR=false): a bare node:http server doing only the durable
+ *   work of the SSO's refresh (the client's secret checked, the SSO's own batched rotation
+ *   statement, the RS256 signature, the revocations published) on its own database with the SSO's
+ *   schema, its first refresh tokens stored as the password grant stores them. floor /
+ *   node-oidc-provider bounds what any server doing this durable work could print here.
+ * Before measuring, the SSO and the peer prove rotation: a refresh token used twice is refused the
+ * second time.
  *
  * Rounds alternate which side runs first; each round runs every CONCURRENCY level.
  *
@@ -34,12 +40,12 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { createKnex } from '@fleetgraph/db';
-import { createApplication, hashPassword } from '@fleetgraph/sso';
+import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
+import { createApplication, hashPassword, insertRefreshToken, migrations, SSO_SCHEMA } from '@fleetgraph/sso';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
-import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
+import { benchRedisEnv, deleteBenchRedisKeys, deleteRevocationKeysOf } from './redis-scope';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -50,8 +56,10 @@ const PASSWORD = 'bench-password-1';
 /** Another checkout of the repository whose SSO runs as a third side (before/after in one run). */
 const BASELINE = process.env.BENCH_SSO_BASELINE;
 const PEER_SCOPE = 'api:read';
+/** The floor (sso-floor.ts) runs as a side unless BENCH_FLOOR=false. */
+const FLOOR = process.env.BENCH_FLOOR !== 'false';
 
-type Side = 'fleetgraph' | 'baseline' | 'oidc-provider';
+type Side = 'fleetgraph' | 'baseline' | 'floor' | 'oidc-provider';
 
 /** A service in its own process (with --cpu-prof when profiling), ready once `ready` answers 200. */
 async function startProcess(
@@ -283,6 +291,12 @@ async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): P
   cleanups.push(() => database.close());
   const knex = createKnex({ url: database.url });
   cleanups.push(() => knex.destroy());
+  // A baseline older than REVOCATION_PREFIX publishes under the production prefix: its keys are
+  // found by the revoked tokens its database holds, and deleted.
+  if (checkout !== repoRoot)
+    cleanups.push(async () =>
+      deleteRevocationKeysOf(await knex('sso.access_tokens').whereNotNull('revoked_at').pluck('jti')),
+    );
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const sso = await startProcess(
@@ -320,20 +334,83 @@ async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): P
     ),
   );
   await proveRotation(client, chains.pop()!);
-  const dbName = new URL(database.url).pathname.slice(1);
   return {
     name,
     client,
     chains: async () => chains,
     meter: cpuMeter({
       sso: async () => [sso.child.pid!],
-      postgres: async () =>
-        (
-          await knex.raw(
-            `select pid from pg_stat_activity where datname = ? and application_name like 'sso%'`,
-            [dbName],
-          )
-        ).rows.map((r: { pid: number }) => r.pid),
+      postgres: backendsOf(knex, database.url, 'sso%'),
+    }),
+  };
+}
+
+/** The pids of the PostgreSQL backends of a database whose application_name is like `name`. */
+function backendsOf(knex: Knex, url: string, name: string): () => Promise<number[]> {
+  const dbName = new URL(url).pathname.slice(1);
+  return async () =>
+    (
+      await knex.raw(`select pid from pg_stat_activity where datname = ? and application_name like ?`, [
+        dbName,
+        name,
+      ])
+    ).rows.map((r: { pid: number }) => r.pid);
+}
+
+/**
+ * The floor (sso-floor.ts) in its own process on a database of its own with the SSO's schema, the
+ * same confidential application and one user per loop, each with a refresh token as the password
+ * grant stores it. Its own database, so neither side works on the other's rows and dead tuples
+ * (autovacuum may be off).
+ */
+async function floorSide(users: NewUser[]): Promise<BenchSide> {
+  const database = await benchDatabase('sso_peers_floor');
+  cleanups.push(() => database.close());
+  const knex = createKnex({ url: database.url });
+  cleanups.push(() => knex.destroy());
+  await migrateSchema(knex, SSO_SCHEMA, migrations);
+  const { application, clientSecret } = await createApplication(knex, {
+    name: 'bench',
+    redirectUris: ['http://127.0.0.1/callback'],
+    confidential: true,
+    grantTypes: ['password', 'refresh_token'],
+  });
+  await knex('sso.users').insert(users);
+  const chains = await Promise.all(
+    users.map((u) =>
+      insertRefreshToken(knex, {
+        familyId: randomUUID(),
+        userId: u.id,
+        clientId: application.clientId,
+        scope: 'public',
+        ttlSeconds: 30 * 86_400,
+      }),
+    ),
+  );
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const floor = await startProcess(
+    'floor',
+    join(repoRoot, 'tools/bench/src/sso-floor.ts'),
+    {
+      FLOOR_PORT: String(port),
+      FLOOR_DATABASE_URL: database.url,
+      FLOOR_CLIENT_ID: application.clientId,
+      ...benchRedisEnv('floor'),
+    },
+    `${origin}/readyz`,
+  );
+  cleanups.push(() => floor.stop());
+  console.log(`floor: process ${floor.child.pid}`);
+  const client = new TokenClient('floor', origin, '/oauth/token', basic(application.clientId, clientSecret!));
+  cleanups.push(() => client.pool.close());
+  return {
+    name: 'floor',
+    client,
+    chains: async () => chains,
+    meter: cpuMeter({
+      sso: async () => [floor.child.pid!],
+      postgres: backendsOf(knex, database.url, 'bench-sso-floor'),
     }),
   };
 }
@@ -386,6 +463,7 @@ try {
       full_name: `Bench ${i}`,
     }));
   const sides: BenchSide[] = [await fleetgraphSide('fleetgraph', repoRoot, users())];
+  if (FLOOR) sides.push(await floorSide(users()));
   if (BASELINE) sides.push(await fleetgraphSide('baseline', resolve(BASELINE), users()));
   sides.push(await peerSide(users().map((u) => u.email)));
   for (const side of sides) await drive(side.client, await side.chains(), MAX_LOOPS, 1); // warm-up
@@ -419,6 +497,7 @@ try {
     (values ?? []).reduce((a, b) => a + b, 0) / (values?.length ?? 1);
   const names = sides.map((s) => s.name);
   const pairs: [Side, Side][] = [['fleetgraph', 'oidc-provider']];
+  if (FLOOR) pairs.push(['floor', 'oidc-provider'], ['fleetgraph', 'floor']);
   if (BASELINE) pairs.push(['baseline', 'oidc-provider'], ['fleetgraph', 'baseline']);
   console.log(
     `${'in flight'.padEnd(10)}${names.map((n) => n.padStart(15)).join('')}   ` +
