@@ -282,6 +282,21 @@ interface BenchSide {
 }
 
 /**
+ * The benchmark's confidential application (password and refresh_token grants) and its users, in
+ * an SSO database: the client id and its HTTP Basic credentials.
+ */
+async function registerBench(knex: Knex, users: NewUser[]) {
+  const { application, clientSecret } = await createApplication(knex, {
+    name: 'bench',
+    redirectUris: ['http://127.0.0.1/callback'],
+    confidential: true,
+    grantTypes: ['password', 'refresh_token'],
+  });
+  await knex('sso.users').insert(users);
+  return { clientId: application.clientId, authorization: basic(application.clientId, clientSecret!) };
+}
+
+/**
  * A Fleetgraph SSO in its own process (`checkout`'s apps/sso/src/main.ts) on its own database:
  * a confidential application, one user per loop plus a spare one for the rotation proof, each
  * signed in with the password grant through the application.
@@ -318,14 +333,8 @@ async function fleetgraphSide(name: Side, checkout: string, users: NewUser[]): P
   );
   cleanups.push(() => sso.stop());
   console.log(`${name} (${join(checkout, 'apps/sso')}): process ${sso.child.pid}`);
-  const { application, clientSecret } = await createApplication(knex, {
-    name: 'bench',
-    redirectUris: ['http://127.0.0.1/callback'],
-    confidential: true,
-    grantTypes: ['password', 'refresh_token'],
-  });
-  await knex('sso.users').insert(users);
-  const client = new TokenClient(name, origin, '/oauth/token', basic(application.clientId, clientSecret!));
+  const { authorization } = await registerBench(knex, users);
+  const client = new TokenClient(name, origin, '/oauth/token', authorization);
   cleanups.push(() => client.pool.close());
   const chains = await Promise.all(
     users.map(
@@ -369,19 +378,13 @@ async function floorSide(users: NewUser[]): Promise<BenchSide> {
   const knex = createKnex({ url: database.url });
   cleanups.push(() => knex.destroy());
   await migrateSchema(knex, SSO_SCHEMA, migrations);
-  const { application, clientSecret } = await createApplication(knex, {
-    name: 'bench',
-    redirectUris: ['http://127.0.0.1/callback'],
-    confidential: true,
-    grantTypes: ['password', 'refresh_token'],
-  });
-  await knex('sso.users').insert(users);
+  const { clientId, authorization } = await registerBench(knex, users);
   const chains = await Promise.all(
     users.map((u) =>
       insertRefreshToken(knex, {
         familyId: randomUUID(),
         userId: u.id,
-        clientId: application.clientId,
+        clientId,
         scope: 'public',
         ttlSeconds: 30 * 86_400,
       }),
@@ -395,14 +398,14 @@ async function floorSide(users: NewUser[]): Promise<BenchSide> {
     {
       FLOOR_PORT: String(port),
       FLOOR_DATABASE_URL: database.url,
-      FLOOR_CLIENT_ID: application.clientId,
+      FLOOR_CLIENT_ID: clientId,
       ...benchRedisEnv('floor'),
     },
     `${origin}/readyz`,
   );
   cleanups.push(() => floor.stop());
   console.log(`floor: process ${floor.child.pid}`);
-  const client = new TokenClient('floor', origin, '/oauth/token', basic(application.clientId, clientSecret!));
+  const client = new TokenClient('floor', origin, '/oauth/token', authorization);
   cleanups.push(() => client.pool.close());
   return {
     name: 'floor',
