@@ -34,30 +34,42 @@ export async function readyChild(
   token: string,
   name: string,
 ): Promise<Peer> {
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = stopper(child, 'SIGTERM');
   const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForGraphQL(url, token, child, name);
-  return {
-    url,
-    child,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  await waitUntilReady(child, name, async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    return response.ok;
+  });
+  return { url, child, stop };
+}
+
+/**
+ * Ends `child` with `signal` (SIGINT lets node write a CPU profile on its way out) and waits for
+ * its exit; made when the child starts, so an exit before `stop` is still seen.
+ */
+export function stopper(child: ChildProcess, signal: NodeJS.Signals): () => Promise<void> {
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return async () => {
+    if (child.exitCode === null) child.kill(signal);
+    await exited;
   };
 }
 
-async function waitForGraphQL(url: string, token: string, child: ChildProcess, name: string) {
+/** Polls `probe` every 200 ms until it answers true; throws if the child exits first or after 60 s. */
+export async function waitUntilReady(
+  child: ChildProcess,
+  name: string,
+  probe: () => Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited before it was ready`);
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: '{ __typename }' }),
-      });
-      if (response.ok) return;
+      if (await probe()) return;
     } catch {
       // not listening yet
     }

@@ -35,16 +35,17 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
 import { createApplication, hashPassword, insertRefreshToken, migrations, SSO_SCHEMA } from '@fleetgraph/sso';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
+import { cpuMs } from './load';
+import { stopper, waitUntilReady } from './peer-process';
 import { benchRedisEnv, deleteBenchRedisKeys, deleteRevocationKeysOf } from './redis-scope';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -81,26 +82,10 @@ async function startProcess(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited before it was ready`);
-    try {
-      if ((await fetch(ready)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${name} not ready within 60 s`);
-    await delay(200);
-  }
-  return {
-    child,
-    async stop() {
-      // SIGINT: both let node write the CPU profile on a clean exit.
-      if (child.exitCode === null) child.kill('SIGINT');
-      await exited;
-    },
-  };
+  // SIGINT: both let node write the CPU profile on a clean exit.
+  const stop = stopper(child, 'SIGINT');
+  await waitUntilReady(child, name, async () => (await fetch(ready)).ok);
+  return { child, stop };
 }
 
 const basic = (id: string, secret: string) =>
@@ -243,16 +228,8 @@ async function drive(client: TokenClient, chains: string[], loops: number, secon
   return done / ((performance.now() - start) / 1000);
 }
 
-/** CPU time (user + system, all threads) a process has used, in ms; 0 once it is gone. */
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return 0;
-  }
-}
+/** load.ts's cpuMs, 0 once the process is gone (a PostgreSQL backend may end during a cell). */
+const cpuOf = (pid: number) => cpuMs(pid) || 0;
 
 /**
  * CPU used by a side's servers during a cell, per part: the peer's process; the SSO's process and
@@ -261,12 +238,12 @@ function cpuMs(pid: number): number {
 function cpuMeter(parts: Record<string, () => Promise<number[]>>) {
   return async () => {
     const before = new Map<number, number>();
-    for (const pids of Object.values(parts)) for (const pid of await pids()) before.set(pid, cpuMs(pid));
+    for (const pids of Object.values(parts)) for (const pid of await pids()) before.set(pid, cpuOf(pid));
     return async () => {
       const used: Record<string, number> = {};
       for (const [part, pids] of Object.entries(parts)) {
         used[part] = 0;
-        for (const pid of await pids()) used[part] += cpuMs(pid) - (before.get(pid) ?? 0);
+        for (const pid of await pids()) used[part] += cpuOf(pid) - (before.get(pid) ?? 0);
       }
       return used;
     };
