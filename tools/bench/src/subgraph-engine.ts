@@ -48,6 +48,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const TOP = Number(process.env.BENCH_TOP ?? 5);
 const FLOOR = process.env.BENCH_FLOOR !== 'false';
+/** Recordings of each shape's statements; the floor replays the one in the fewest waves. */
+const RECORDINGS = 5;
 
 /**
  * Per subgraph: its cheapest query, a page of 50 with its relations, and other shapes run only
@@ -147,7 +149,8 @@ interface Totals {
 /**
  * The statements one request of each shape sends, recorded through the subgraph built in this
  * process on the benchmark's database, for the same user as `token` (re-signed by a test issuer
- * this app trusts); each shape is sent twice first, so connections are open and statements named.
+ * this app trusts); each shape is sent twice first, so connections are open and statements named,
+ * then recorded RECORDINGS times.
  */
 async function recordPlans(
   databaseUrl: string,
@@ -184,7 +187,12 @@ async function recordPlans(
       };
       await send();
       await send();
-      plans[name] = await recordStatements(send);
+      // Whether a lookup leaves before or after the page's answer is timing (the devices page
+      // recorded as 1 + 3 or 1 + 2 + 1 waves): the floor keeps the tightest of a few recordings,
+      // so it never waits in more waves than the subgraph can.
+      const recordings: RecordedStatement[][][] = [];
+      for (let i = 0; i < RECORDINGS; i++) recordings.push(await recordStatements(send));
+      plans[name] = recordings.reduce((best, next) => (next.length < best.length ? next : best));
     }
     return plans;
   } finally {
