@@ -110,6 +110,22 @@ describe('query limits with the default configuration', () => {
     assertTooComplex(response, 'cost', 250_000, 1 + 500 * (2 + 1 + 300 * 2));
   });
 
+  test('an omitted pageSize is costed at the field its declared default, not a flat guess', async () => {
+    // batteryAnnotations' @paged default is 500: leaving pageSize out asks as much as asking 500.
+    const omitted = await injectGraphQL(
+      app,
+      '{ devices(pageSize: 500) { list { batteryAnnotations { ids } } } }',
+      {
+        token,
+      },
+    );
+    assertTooComplex(omitted, 'cost', 250_000, 1 + 500 * (1 + 1 + 500 * 1));
+    // readings (default 100) under 50 devices (default 50): 1 + 50 * (1 + 1 + 100 * 2) = 10,101
+    const fits = await injectGraphQL(app, '{ devices { list { readings { list { id } } } } }', { token });
+    assert.ok(fits.errors?.every((error) => error.extensions?.code !== 'QUERY_TOO_COMPLEX'));
+    subgraphCalls = 0;
+  });
+
   test('a client of the older application/json media type gets the refusal with HTTP 200', async () => {
     const deep = `{ groups { list { ${'children { list { '.repeat(7)}id${' } }'.repeat(7)} } } }`;
     const legacy = await injectGraphQL(app, deep, { token, headers: { accept: 'application/json' } });
@@ -262,14 +278,15 @@ describe('query limits with the default configuration', () => {
 });
 
 describe('limits are configurable', () => {
-  test('MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, DEFAULT_PAGE_SIZE_FOR_COST and MAX_BODY_BYTES from the environment', async () => {
+  test('MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST and MAX_BODY_BYTES from the environment', async () => {
     const app = await gateway({
       MAX_DEPTH: '3',
       MAX_ALIASES: '1',
       MAX_TOKENS: '20',
       MAX_COST: '100',
-      DEFAULT_PAGE_SIZE_FOR_COST: '200',
       MAX_BODY_BYTES: '400',
+      COST_BUDGET_PER_MINUTE: '0',
+      COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
     });
     subgraphCalls = 0;
     const depth = await injectGraphQL(app, '{ groups { list { owner { id } } } }', { token });
@@ -284,13 +301,13 @@ describe('limits are configurable', () => {
       limit: 20,
       measured: 22,
     });
-    // default page size 200 when pageSize is absent: 1 + 200 * (list + id) = 401
+    // devices' declared default page size (@paged default 50) when pageSize is absent: 1 + 50 * (list + id) = 101
     const cost = await injectGraphQL(app, '{ devices { list { id } } }', { token });
     assert.deepEqual(cost.errors?.[0]?.extensions, {
       code: 'QUERY_TOO_COMPLEX',
       rule: 'cost',
       limit: 100,
-      measured: 401,
+      measured: 101,
     });
     const body = await app.inject({
       method: 'POST',

@@ -10,7 +10,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { measureOperation } from './measure';
+import type { FieldCosts } from './field-costs';
+import { measureOperation, type OperationMeasure } from './measure';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -19,7 +20,6 @@ export interface QueryLimits {
   maxCost: number;
   /** `__schema`/`__type` roots per operation: each walks the whole schema. */
   maxIntrospectionRoots: number;
-  defaultPageSizeForCost: number;
 }
 
 /** The gateway's defaults, which the subgraphs share unless configured. */
@@ -29,8 +29,13 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxTokens: 5_000,
   maxCost: 250_000,
   maxIntrospectionRoots: 3,
-  defaultPageSizeForCost: 50,
 };
+
+/**
+ * The page size a paged field without a `@paged` declaration is costed at. The subgraph kit refuses
+ * to serve a schema with such a field, so only a foreign schema meets it.
+ */
+export const UNDECLARED_PAGE_SIZE = 50;
 
 export type LimitRule = 'depth' | 'aliases' | 'tokens' | 'cost' | 'introspection';
 
@@ -50,16 +55,18 @@ export function queryTooComplex(rule: LimitRule, limit: number, measured: number
   });
 }
 
-/** The first limit an operation breaks, as the error to answer; undefined when within them all. */
-export function checkOperationLimits(options: {
+export interface OperationLimitsInput {
   schema: GraphQLSchema;
   document: DocumentNode;
   operation: OperationDefinitionNode;
   variables?: Readonly<Record<string, unknown>> | undefined;
   limits: QueryLimits;
-}): GraphQLError | undefined {
-  const { limits } = options;
-  const measured = measureOperation({ ...options, defaultPageSize: limits.defaultPageSizeForCost });
+  /** The schema's declared page sizes and weights (fieldCostsOf). */
+  costs?: FieldCosts | undefined;
+}
+
+/** The first limit a measured operation breaks, as the error to answer; undefined when within them all. */
+export function limitRefusal(measured: OperationMeasure, limits: QueryLimits): GraphQLError | undefined {
   if (measured.depth > limits.maxDepth) return queryTooComplex('depth', limits.maxDepth, measured.depth);
   if (measured.aliases > limits.maxAliases)
     return queryTooComplex('aliases', limits.maxAliases, measured.aliases);
@@ -69,13 +76,20 @@ export function checkOperationLimits(options: {
   return undefined;
 }
 
+/** The operation's measure, with the schema's declared page sizes and weights. */
+export function measureWithin(options: OperationLimitsInput): OperationMeasure {
+  return measureOperation({ ...options, defaultPageSize: UNDECLARED_PAGE_SIZE });
+}
+
+/** The first limit an operation breaks, as the error to answer; undefined when within them all. */
+export function checkOperationLimits(options: OperationLimitsInput): GraphQLError | undefined {
+  return limitRefusal(measureWithin(options), options.limits);
+}
+
 /** checkOperationLimits over every operation of a document (a server that runs one of them). */
-export function checkDocumentLimits(options: {
-  schema: GraphQLSchema;
-  document: DocumentNode;
-  variables?: Readonly<Record<string, unknown>> | undefined;
-  limits: QueryLimits;
-}): GraphQLError | undefined {
+export function checkDocumentLimits(
+  options: Omit<OperationLimitsInput, 'operation'>,
+): GraphQLError | undefined {
   for (const definition of options.document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const error = checkOperationLimits({ ...options, operation: definition });

@@ -1,7 +1,9 @@
 /**
  * Pure measurements of a GraphQL operation for the gateway's query limits: depth, aliases and an
- * estimated cost (each field 1; a paged field — one taking `pageSize` — multiplies the cost of its
- * selection by its page size), plus a token count of the source text.
+ * estimated cost (each field 1, or the weight its schema declares with `@cost`; a paged field — one
+ * taking `pageSize` — multiplies the cost of its selection by its page size: the one asked, the one
+ * a follow-up page's cursor carries, else the field's `@paged` default), plus a token count of the
+ * source text.
  *
  * Fragments are expanded where they are spread (each fragment measured once and memoized, so a
  * fragment spread many times costs nothing extra to measure, and a fragment cycle counts as empty
@@ -29,6 +31,7 @@ import {
   type DocumentNode,
 } from 'graphql';
 import { cursorPageSize } from '@fleetgraph/paging';
+import type { FieldCost, FieldCosts } from './field-costs';
 
 export interface OperationMeasure {
   /** Deepest field nesting; a root field is depth 1. */
@@ -46,7 +49,9 @@ export interface MeasureOptions {
   document: DocumentNode;
   operation: OperationDefinitionNode;
   variables?: Readonly<Record<string, unknown>> | undefined;
-  /** Page size assumed for a paged field called without pageSize. */
+  /** Each field's declared page sizes and weight (fieldCostsOf), by `Type.field`. */
+  costs?: FieldCosts | undefined;
+  /** Page size assumed for a paged field called without pageSize that declares no `@paged` default. */
   defaultPageSize: number;
 }
 
@@ -54,7 +59,7 @@ const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 const ZERO: OperationMeasure = { depth: 0, aliases: 0, cost: 0, introspection: 0 };
 
 export function measureOperation(options: MeasureOptions): OperationMeasure {
-  const { schema, document, operation, variables = {}, defaultPageSize } = options;
+  const { schema, document, operation, variables = {}, defaultPageSize, costs } = options;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -79,12 +84,19 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
     }
     return undefined;
   };
-  /** pageSize when given; on a follow-up page (pageId only) the size its cursor carries. */
-  const pageSizeOf = (args: readonly ArgumentNode[] | undefined): number => {
+  /**
+   * pageSize when given; on a follow-up page (pageId only) the size its cursor carries; else the
+   * field's declared default.
+   */
+  const pageSizeOf = (args: readonly ArgumentNode[] | undefined, declared: FieldCost | undefined): number => {
     const size = valueOf(args?.find((arg) => arg.name.value === 'pageSize')?.value);
     if (typeof size === 'number' && Number.isFinite(size)) return Math.max(0, Math.trunc(size));
     const pageId = valueOf(args?.find((arg) => arg.name.value === 'pageId')?.value);
-    return (typeof pageId === 'string' ? cursorPageSize(pageId) : undefined) ?? defaultPageSize;
+    return (
+      (typeof pageId === 'string' ? cursorPageSize(pageId) : undefined) ??
+      declared?.defaultPageSize ??
+      defaultPageSize
+    );
   };
 
   const walk = (
@@ -132,10 +144,11 @@ export function measureOperation(options: MeasureOptions): OperationMeasure {
         const paged =
           fieldDef?.args.some((arg) => arg.name === 'pageSize') ||
           selection.arguments?.some((arg) => arg.name.value === 'pageSize');
-        const multiplier = paged ? pageSizeOf(selection.arguments) : 1;
+        const declared = parentType ? costs?.get(`${parentType.name}.${name}`) : undefined;
+        const multiplier = paged ? pageSizeOf(selection.arguments, declared) : 1;
         depth = Math.max(depth, 1 + child.depth);
         aliases += aliased + child.aliases;
-        cost += 1 + multiplier * child.cost;
+        cost += (declared?.weight ?? 1) + multiplier * child.cost;
         introspectionRoots += child.introspection;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition

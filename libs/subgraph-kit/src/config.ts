@@ -41,7 +41,7 @@ export interface SubgraphConfig {
    * libs/visibility's WALK_FROM_GROUPS, 64); others build the viewer's visible set. Only cost changes.
    */
   walkFromGroups?: number;
-  /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST). */
+  /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS). */
   limits?: QueryLimits;
   /**
    * SUBGRAPH_SHARED_SECRET (16+ characters): when set, only the gateway (which sends it) is

@@ -27,20 +27,26 @@ function ownSdl(schemaDir: string): string {
 
 const nameOf = (d: DefinitionNode) => ('name' in d && d.name ? d.name.value : undefined);
 
-/** The shared definitions a document references but does not define. */
+/**
+ * The shared definitions a document references but does not define: types by name, directives as
+ * `@name` (a directive and a type may share a name).
+ */
 function missingShared(document: DocumentNode): DefinitionNode[] {
-  const defined = new Set(
-    document.definitions.filter((d) => !('kind' in d && d.kind.endsWith('Extension'))).map(nameOf),
-  );
+  const keyOf = (d: DefinitionNode) =>
+    d.kind === Kind.DIRECTIVE_DEFINITION ? `@${d.name.value}` : nameOf(d);
+  const defined = new Set(document.definitions.filter((d) => !d.kind.endsWith('Extension')).map(keyOf));
   const referenced = new Set<string>();
   visit(document, {
     NamedType(node) {
       referenced.add(node.name.value);
     },
+    Directive(node) {
+      referenced.add(`@${node.name.value}`);
+    },
   });
   return sharedDefinitions().filter((d) => {
-    const name = nameOf(d);
-    return name !== undefined && referenced.has(name) && !defined.has(name);
+    const key = keyOf(d);
+    return key !== undefined && referenced.has(key) && !defined.has(key);
   });
 }
 

@@ -14,7 +14,12 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { DocumentNode } from 'graphql';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import { checkDocumentLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
+import {
+  checkDocumentLimits,
+  DEFAULT_QUERY_LIMITS,
+  fieldCostsOf,
+  type QueryLimits,
+} from '@fleetgraph/query-limits';
 import {
   AuthError,
   checkScopes,
@@ -30,6 +35,7 @@ import { checkArgumentValues } from './input-limits';
 import { DateTimeScalar, JsonScalar } from './scalars';
 import { guardEntities } from './entities';
 import { resolvePagedCounts } from './paged-count';
+import { enforcePageRules } from './paged-fields';
 import { viewerOf } from './viewer';
 
 /** The shared scalars (libs/subgraph-kit/sdl) a schema declares, with their implementations. */
@@ -78,17 +84,23 @@ declare module 'fastify' {
 }
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
+  // The declared page sizes and weights (`@paged`, `@cost`): enforced on the paged fields, and
+  // the cost estimate of the limits below.
+  const costs = fieldCostsOf(options.typeDefs);
   const schema = guardEntities(
     resolvePagedCounts(
-      buildSubgraphSchema([
-        {
-          typeDefs: options.typeDefs,
-          resolvers: {
-            ...sharedScalarsOf(options.typeDefs),
-            ...options.resolvers,
-          } as GraphQLResolverMap<unknown>,
-        },
-      ]),
+      enforcePageRules(
+        buildSubgraphSchema([
+          {
+            typeDefs: options.typeDefs,
+            resolvers: {
+              ...sharedScalarsOf(options.typeDefs),
+              ...options.resolvers,
+            } as GraphQLResolverMap<unknown>,
+          },
+        ]),
+        costs,
+      ),
     ),
     options.typeDefs,
   );
@@ -146,7 +158,7 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
       const user = (context as unknown as SubgraphContext<L>).user;
       const error =
         checkScopes(document, user.scopes) ??
-        checkDocumentLimits({ schema: executed, document, variables: values, limits }) ??
+        checkDocumentLimits({ schema: executed, document, variables: values, limits, costs }) ??
         checkArgumentValues(document, values);
       if (error) throw error;
     });

@@ -9,6 +9,8 @@ import {
   type InputValueDefinitionNode,
   type StringValueNode,
 } from 'graphql';
+import { fieldCostsOf } from '@fleetgraph/query-limits';
+import { readSdl } from '@fleetgraph/subgraph-kit';
 import { subgraphEntries } from './subgraphs';
 
 const SUBGRAPHS = await subgraphEntries();
@@ -110,4 +112,60 @@ test('an undescribed field, argument or enum value is reported', () => {
     'Query.thing',
     'Query.thing(other)',
   ]);
+});
+
+/** The numbers a page size description states, as `default D` and `max D` / `maximum D` / `1 to D`. */
+function statedPageSizes(text: string): { defaults: number[]; maxima: number[] } {
+  const number = (value: string) => Number(value.replace(/,/g, ''));
+  const flat = text.replace(/\s+/g, ' ');
+  return {
+    defaults: [...flat.matchAll(/default (?:page size )?(\d[\d,]*)/gi)].map((m) => number(m[1]!)),
+    maxima: [...flat.matchAll(/(?:max(?:imum)?|1 to) (\d[\d,]*)/gi)].map((m) => number(m[1]!)),
+  };
+}
+
+test('every paged field declares @paged, and its descriptions state the declared default and maximum', () => {
+  const wrong: string[] = [];
+  let paged = 0;
+  for (const subgraph of SUBGRAPHS) {
+    const document = parse(readSdl(subgraph.schemaDir));
+    const costs = fieldCostsOf(document);
+    for (const definition of document.definitions) {
+      if (!('fields' in definition) || !definition.fields || !('name' in definition)) continue;
+      for (const field of definition.fields as readonly FieldDefinitionNode[]) {
+        const pageSize = field.arguments?.find((arg) => arg.name.value === 'pageSize');
+        if (!pageSize) continue;
+        paged += 1;
+        const coordinate = `${definition.name!.value}.${field.name.value}`;
+        const declared = costs.get(coordinate);
+        if (declared?.defaultPageSize === undefined || declared.maxPageSize === undefined) {
+          wrong.push(`${subgraph.name} ${coordinate}: no @paged(default:, max:)`);
+          continue;
+        }
+        for (const [where, text] of [
+          ['description', field.description?.value ?? ''],
+          ['pageSize description', pageSize.description?.value ?? ''],
+        ] as const) {
+          const stated = statedPageSizes(text);
+          if (where === 'description' && stated.defaults.length === 0 && stated.maxima.length === 0) continue;
+          if (
+            !stated.defaults.includes(declared.defaultPageSize) ||
+            stated.defaults.some((d) => d !== declared.defaultPageSize)
+          )
+            wrong.push(
+              `${subgraph.name} ${coordinate}: ${where} states default ${stated.defaults.join('/') || 'none'}, @paged says ${declared.defaultPageSize}`,
+            );
+          if (
+            !stated.maxima.includes(declared.maxPageSize) ||
+            stated.maxima.some((m) => m !== declared.maxPageSize)
+          )
+            wrong.push(
+              `${subgraph.name} ${coordinate}: ${where} states maximum ${stated.maxima.join('/') || 'none'}, @paged says ${declared.maxPageSize}`,
+            );
+        }
+      }
+    }
+  }
+  assert.ok(paged > 50, `only ${paged} paged fields found`);
+  assert.deepEqual(wrong, [], wrong.join('\n'));
 });

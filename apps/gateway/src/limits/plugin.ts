@@ -9,9 +9,12 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import {
-  checkOperationLimits,
   countTokens,
+  limitRefusal,
+  measureWithin,
   queryTooComplex,
+  type FieldCosts,
+  type OperationMeasure,
   type QueryLimits,
 } from '@fleetgraph/query-limits';
 
@@ -30,22 +33,37 @@ export function limitsParseOptions(limits: QueryLimits): { maxTokens: number } {
 // graphql 16 spells it "more that N tokens"; accept the corrected spelling too.
 const TOKEN_LIMIT_MESSAGE = /Document contains more tha[nt] \d+ tokens/;
 
+const measures = new WeakMap<object, OperationMeasure>();
+
+/** The measure of the request's operation, once its limits were checked (the budget charges it). */
+export function measureOf(context: object): OperationMeasure | undefined {
+  return measures.get(context);
+}
+
+/**
+ * `costs` answers the declared page sizes and weights of the schema being served (the supergraph's
+ * `@paged` and `@cost`), read again when the supergraph changes.
+ */
 export function queryLimitsPlugin<C extends BaseContext = BaseContext>(
   limits: QueryLimits,
+  costs: () => FieldCosts,
 ): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
-          const refusal = checkOperationLimits({
+          const measured = measureWithin({
             schema,
             document,
             operation,
             variables: request.variables,
             limits,
+            costs: costs(),
           });
+          const refusal = limitRefusal(measured, limits);
           if (refusal) throw refusal;
+          measures.set(contextValue, measured);
         },
         async willSendResponse({ response, source }) {
           if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;

@@ -11,6 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SupergraphSdlHook } from '@apollo/gateway';
 import type { FastifyBaseLogger } from 'fastify';
+import { parse } from 'graphql';
+import { fieldCostsOf, type FieldCosts } from '@fleetgraph/query-limits';
 
 export interface SubgraphEndpoint {
   name: string;
@@ -22,6 +24,8 @@ export interface SupergraphSource {
   hook: SupergraphSdlHook;
   /** The subgraphs of the schema being served (name as in the supergraph, URL as declared there). */
   subgraphs(): SubgraphEndpoint[];
+  /** The declared page sizes and weights of the schema being served (`@paged`, `@cost`). */
+  costs(): FieldCosts;
   /** Reads the file now and applies it if it changed; true when the served schema changed. */
   reload(): Promise<boolean>;
 }
@@ -46,6 +50,7 @@ export function createSupergraphSource(options: SupergraphSourceOptions): Superg
   const { path, log } = options;
   let current = readFileSync(path, 'utf8');
   let subgraphs = subgraphsOf(current);
+  let costs = costsOf(current);
   let update: ((sdl: string) => void) | undefined;
   let reloading: Promise<boolean> | undefined;
 
@@ -74,6 +79,7 @@ export function createSupergraphSource(options: SupergraphSourceOptions): Superg
     }
     current = sdl;
     subgraphs = subgraphsOf(sdl);
+    costs = costsOf(sdl);
     log.info({ path, subgraphs: subgraphs.map((s) => s.name) }, 'supergraph reloaded');
     return true;
   }
@@ -116,5 +122,14 @@ export function createSupergraphSource(options: SupergraphSourceOptions): Superg
     };
   };
 
-  return { hook, subgraphs: () => subgraphs, reload };
+  return { hook, subgraphs: () => subgraphs, costs: () => costs, reload };
+}
+
+/** A supergraph's declared costs; none when its text does not parse (the gateway refuses it too). */
+function costsOf(sdl: string): FieldCosts {
+  try {
+    return fieldCostsOf(parse(sdl));
+  } catch {
+    return new Map();
+  }
 }
