@@ -32,10 +32,14 @@ import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
 import { createCacheFront } from './cache/front';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
-import { stringifyResult } from './cache/stored-json';
+import { StoredJson, stringifyResult } from './cache/stored-json';
 import { expectPassThrough, passThroughCheck } from './result-shaping/pass-through';
 import { installCompiledResultShaping } from './result-shaping/install';
 import { registerCors } from './cors';
+import { createAdmission, type Admission } from './admission/admission';
+import { createCostBudget, type CostBudget } from './budget/budget';
+import { budgetPlugin } from './budget/plugin';
+import { createTenantDirectory, TENANT_QUERY, userTenant } from './budget/tenants';
 import {
   GRAPHQL_METHODS,
   methodNotAllowed,
@@ -113,6 +117,16 @@ function federatedGateway(
   },
 ): ApolloGateway {
   const { supergraph, shapingInstalled, local, pools, metrics } = parts;
+  // One admission per subgraph, kept across supergraph reloads (which build new data sources).
+  const admissions = new Map<string, Admission>();
+  const admissionOf = (name: string) => {
+    let admission = admissions.get(name);
+    if (!admission) {
+      admission = createAdmission(config.admission);
+      admissions.set(name, admission);
+    }
+    return admission;
+  };
   return withApolloTelemetry(
     config.apolloTelemetry,
     () =>
@@ -145,6 +159,7 @@ function federatedGateway(
                 log: app.log,
                 ...(config.subgraphSecret ? { subgraphSecret: config.subgraphSecret } : {}),
                 collapse: config.subgraphDedup,
+                admission: admissionOf(name),
                 ...(options.onSubgraphCollapsed ? { onCollapsed: options.onSubgraphCollapsed } : {}),
               }),
       }),
@@ -203,12 +218,14 @@ function apolloServerFor(
     metrics: GatewayMetrics;
     queryCache: CacheStore;
     front: ReturnType<typeof createCacheFront>;
+    supergraph: ReturnType<typeof createSupergraphSource>;
+    budget: CostBudget | undefined;
   },
   clock: Clock,
 ): ApolloServer<GatewayContext> {
-  const { gateway, apq, metrics, queryCache, front } = parts;
+  const { gateway, apq, metrics, queryCache, front, supergraph, budget } = parts;
   const limits = config.limits;
-  return new ApolloServer<GatewayContext>({
+  const apollo: ApolloServer<GatewayContext> = new ApolloServer<GatewayContext>({
     gateway,
     // INTROSPECTION is enforced by introspectionPlugin (a clear INTROSPECTION_DISABLED error).
     introspection: true,
@@ -226,7 +243,7 @@ function apolloServerFor(
       ApolloServerPluginLandingPageDisabled(),
       metricsPlugin<GatewayContext>(metrics),
       operationChecksPlugin<GatewayContext>(),
-      queryLimitsPlugin<GatewayContext>(limits),
+      queryLimitsPlugin<GatewayContext>(limits, supergraph.costs),
       scopesPlugin(),
       introspectionPlugin<GatewayContext>(config.introspection),
       apq.plugin,
@@ -236,6 +253,18 @@ function apolloServerFor(
         front,
         ...clock,
       }),
+      // Last of the plugins that may answer an operation themselves: what they answer is free.
+      budgetPlugin<GatewayContext>({
+        budget,
+        introspectionRootCost: config.budget.introspectionRootCost,
+        tenants: createTenantDirectory({
+          ttlMs: config.budget.tenantCacheMs,
+          onError: (error) =>
+            app.log.warn({ err: error }, 'tenant lookup failed: the user is its own tenant for now'),
+          ...clock,
+        }),
+        organizationOf: (context) => organizationOf(apollo, context),
+      }),
     ],
     logger: app.log,
     // Whoever owns the process stops it (main.ts's onShutdown, or npm start's platform, which
@@ -244,6 +273,27 @@ function apolloServerFor(
     // process in the middle of the platform's orderly shutdown.
     stopOnTerminationSignals: false,
   });
+  return apollo;
+}
+
+/**
+ * The caller's organization as the graph answers it, asked by the gateway for itself through the
+ * same pipeline as a client's query (with the caller's own token, so visibility and scopes apply),
+ * marked internal so that no budget is charged for it.
+ */
+async function organizationOf(
+  apollo: ApolloServer<GatewayContext>,
+  context: GatewayContext,
+): Promise<string | null> {
+  const response = await apollo.executeOperation(
+    { query: TENANT_QUERY },
+    { contextValue: { ...context, tenant: userTenant(context.user.uid), internal: true, observation: {} } },
+  );
+  if (response.body.kind !== 'single') return null;
+  const data: unknown = response.body.singleResult.data;
+  const answer = (data instanceof StoredJson ? data.toJSON() : data) as
+    { account?: { organizationId?: string | null } | null } | null | undefined;
+  return answer?.account?.organizationId ?? null;
 }
 
 /**
@@ -349,7 +399,22 @@ export async function buildApp(
     onLookup: (result) => metrics.cacheLookup(result),
     ...(options.onCacheFrontHit ? { onHit: options.onCacheFrontHit } : {}),
   });
-  const apollo = apolloServerFor(app, config, { gateway, apq, metrics, queryCache, front }, clock);
+  const budget = createCostBudget({
+    userPerMinute: config.budget.userPerMinute,
+    organizationPerMinute: config.budget.organizationPerMinute,
+    lease: config.budget.lease,
+    prefix: config.budget.prefix,
+    redisUrl: config.redisUrl,
+    onError: (error) => app.log.warn({ err: error }, 'cost budget unavailable: requests are allowed'),
+    ...clock,
+  });
+  if (budget) app.addHook('onClose', async () => budget.close());
+  const apollo = apolloServerFor(
+    app,
+    config,
+    { gateway, apq, metrics, queryCache, front, supergraph, budget },
+    clock,
+  );
   await apollo.start();
   app.addHook('onClose', async () => {
     await apollo.stop();
@@ -358,7 +423,9 @@ export async function buildApp(
   app.route({
     url: '/graphql',
     method: [...GRAPHQL_METHODS],
-    handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
+    handler: fastifyApolloHandler(apollo, {
+      context: withRateLimit(contextFactory(verifier), rateLimiter),
+    }),
     onRequest: refuseContentEncoding,
     preHandler: front.preHandler,
     errorHandler: refusedRequestHandler(config.maxBodyBytes),

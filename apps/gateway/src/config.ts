@@ -2,6 +2,7 @@ import { DEFAULT_REVOCATION_CACHE_MS, DEFAULT_REVOCATION_PREFIX } from '@fleetgr
 import { join } from 'node:path';
 import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
 import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
+import type { AdmissionLimits } from './admission/admission';
 
 export interface GatewayConfig {
   port: number;
@@ -115,8 +116,27 @@ export interface GatewayConfig {
   rateLimitLease: number;
   /** Prefix of the per-user buckets in Redis (RATE_LIMIT_PREFIX, default `fleetgraph:ratelimit:`). */
   rateLimitPrefix: string;
+  /** Cost budgets (budget/budget.ts), in cost points. */
+  budget: BudgetConfig;
+  /** Admission to each subgraph (admission/admission.ts): calls in flight and waiting. */
+  admission: AdmissionLimits;
   /** The explorer (GraphiQL at /explorer) signs in at the SSO as this OAuth client; absent: explorer disabled. */
   explorer: ExplorerConfig | undefined;
+}
+
+export interface BudgetConfig {
+  /** Points per minute per user (COST_BUDGET_PER_MINUTE, default 1,000,000; 0: none). */
+  userPerMinute: number;
+  /** Points per minute per organization (COST_BUDGET_ORGANIZATION_PER_MINUTE, default 5,000,000; 0: none). */
+  organizationPerMinute: number;
+  /** Most points an instance leases from a shared Redis bucket at once (COST_BUDGET_LEASE, default 25,000). */
+  lease: number;
+  /** Prefix of the budgets' buckets in Redis (COST_BUDGET_PREFIX, default `fleetgraph:budget:`). */
+  prefix: string;
+  /** Points each `__schema`/`__type` root costs when walked (INTROSPECTION_ROOT_COST, default 50,000). */
+  introspectionRootCost: number;
+  /** How long a user's organization is remembered (TENANT_CACHE_MS, default 300,000). */
+  tenantCacheMs: number;
 }
 
 export interface ExplorerConfig {
@@ -176,6 +196,16 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     RATE_LIMIT_BURST: envField.int(0, 0),
     RATE_LIMIT_LEASE: envField.int(16, 1),
     RATE_LIMIT_PREFIX: z.string().min(1).default('fleetgraph:ratelimit:'),
+    COST_BUDGET_PER_MINUTE: envField.int(1_000_000, 0),
+    COST_BUDGET_ORGANIZATION_PER_MINUTE: envField.int(5_000_000, 0),
+    COST_BUDGET_LEASE: envField.int(25_000, 1),
+    COST_BUDGET_PREFIX: z.string().min(1).default('fleetgraph:budget:'),
+    INTROSPECTION_ROOT_COST: envField.int(50_000, 0),
+    TENANT_CACHE_MS: envField.int(300_000, 1000),
+    SUBGRAPH_MAX_IN_FLIGHT: envField.int(64, 1),
+    SUBGRAPH_TENANT_MAX_IN_FLIGHT: envField.int(16, 1),
+    SUBGRAPH_QUEUE_MAX: envField.int(1024, 0),
+    SUBGRAPH_TENANT_QUEUE_MAX: envField.int(64, 0),
     CORS_ORIGINS: z.string().optional(),
     EXPLORER_CLIENT_ID: z.string().min(1).optional(),
     EXPLORER_CLIENT_SECRET: z.string().min(1).optional(),
@@ -238,6 +268,13 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     rateLimitBurst: parsed.RATE_LIMIT_BURST || parsed.RATE_LIMIT_PER_MINUTE,
     rateLimitLease: parsed.RATE_LIMIT_LEASE,
     rateLimitPrefix: parsed.RATE_LIMIT_PREFIX,
+    budget: budgetConfig(parsed),
+    admission: {
+      maxInFlight: parsed.SUBGRAPH_MAX_IN_FLIGHT,
+      tenantMaxInFlight: Math.min(parsed.SUBGRAPH_TENANT_MAX_IN_FLIGHT, parsed.SUBGRAPH_MAX_IN_FLIGHT),
+      queueMax: parsed.SUBGRAPH_QUEUE_MAX,
+      tenantQueueMax: Math.min(parsed.SUBGRAPH_TENANT_QUEUE_MAX, parsed.SUBGRAPH_QUEUE_MAX),
+    },
     corsOrigins: corsOrigins(parsed.CORS_ORIGINS),
     explorer:
       parsed.EXPLORER_CLIENT_ID && parsed.EXPLORER_CLIENT_SECRET
@@ -250,6 +287,33 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
             sessionSecret: parsed.EXPLORER_SESSION_SECRET ?? parsed.EXPLORER_CLIENT_SECRET,
           }
         : undefined,
+  };
+}
+
+/**
+ * The budgets; each must hold at least the most expensive query the limits accept (MAX_COST), or
+ * that query could never be paid for.
+ */
+function budgetConfig(parsed: {
+  COST_BUDGET_PER_MINUTE: number;
+  COST_BUDGET_ORGANIZATION_PER_MINUTE: number;
+  COST_BUDGET_LEASE: number;
+  COST_BUDGET_PREFIX: string;
+  INTROSPECTION_ROOT_COST: number;
+  TENANT_CACHE_MS: number;
+  MAX_COST: number;
+}): BudgetConfig {
+  const problems = (['COST_BUDGET_PER_MINUTE', 'COST_BUDGET_ORGANIZATION_PER_MINUTE'] as const)
+    .filter((name) => parsed[name] > 0 && parsed[name] < parsed.MAX_COST)
+    .map((name) => `${name}: must be 0 (off) or at least MAX_COST (${parsed.MAX_COST})`);
+  if (problems.length > 0) throw new ConfigError('gateway', problems);
+  return {
+    userPerMinute: parsed.COST_BUDGET_PER_MINUTE,
+    organizationPerMinute: parsed.COST_BUDGET_ORGANIZATION_PER_MINUTE,
+    lease: parsed.COST_BUDGET_LEASE,
+    prefix: parsed.COST_BUDGET_PREFIX,
+    introspectionRootCost: parsed.INTROSPECTION_ROOT_COST,
+    tenantCacheMs: parsed.TENANT_CACHE_MS,
   };
 }
 

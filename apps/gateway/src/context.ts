@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AuthError,
   bearerChallenge,
@@ -17,6 +17,25 @@ export interface GatewayContext {
   log: FastifyBaseLogger;
   /** Filled while the request runs (operation name), read by the metrics when it is answered. */
   observation: Observation;
+  /**
+   * The caller's tenant (its organization, budget/tenants.ts): the unit of the organization
+   * budget and of fair queuing at the subgraphs. Empty until the tenant is known.
+   */
+  tenant: string;
+  /** Aborted when the client goes away before its answer is sent: subgraph calls then stop. */
+  signal: AbortSignal;
+  /** Set on the operations the gateway runs for itself (not charged to any budget). */
+  internal?: boolean;
+}
+
+/** A signal aborted when the response's connection closes before the response was sent. */
+function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /**
@@ -25,11 +44,19 @@ export interface GatewayContext {
  * HTTP 401, and no data.
  */
 export function contextFactory(verifier: TokenVerifier) {
-  return async (request: FastifyRequest): Promise<GatewayContext> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<GatewayContext> => {
     try {
       const token = bearerToken(request.headers.authorization);
       const user = await verifier.verify(token);
-      return { user, token, requestId: request.id, log: request.log, observation: observationFor(request) };
+      return {
+        user,
+        token,
+        requestId: request.id,
+        log: request.log,
+        observation: observationFor(request),
+        tenant: '',
+        signal: clientGoneSignal(reply),
+      };
     } catch (error) {
       if (error instanceof AuthError) {
         const challenge = bearerChallenge(error);

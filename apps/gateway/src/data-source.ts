@@ -10,6 +10,7 @@ import { tracingEnabled } from '@fleetgraph/service-kit';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
 import { holdForPassThrough } from './result-shaping/pass-through';
+import { AdmissionRefused, type Admission } from './admission/admission';
 
 /** One keep-alive undici Pool per subgraph origin, shared by every data source, and their close. */
 export interface SubgraphPools {
@@ -55,6 +56,8 @@ export interface ForwardingDataSourceOptions {
   collapse?: boolean;
   /** Called when a call joined one in flight (tests wait on it). */
   onCollapsed?: (subgraph: string) => void;
+  /** Calls in flight to this subgraph and the tenants' queues (admission/admission.ts). */
+  admission?: Admission;
 }
 
 type ProcessOptions = GraphQLDataSourceProcessOptions<GatewayContext>;
@@ -63,9 +66,14 @@ interface Failure {
   outcome: SubgraphFetchOutcome;
   /** The subgraph's own GraphQL errors (an HTTP error status with a GraphQL body). */
   response?: GatewayGraphQLResponse;
-  code?: 'SUBGRAPH_TIMEOUT' | 'SUBGRAPH_UNAVAILABLE';
+  code?: 'SUBGRAPH_TIMEOUT' | 'SUBGRAPH_UNAVAILABLE' | 'SUBGRAPH_BUSY';
   message?: string;
+  /** Retryable refusals say when (SUBGRAPH_BUSY). */
+  retryAfterSeconds?: number;
 }
+
+/** How long a caller refused for a full queue is told to wait before retrying. */
+export const SUBGRAPH_BUSY_RETRY_SECONDS = 1;
 
 /** A subgraph answer that is not a GraphQL response: an error status, or a body that is not JSON. */
 class SubgraphHttpError extends Error {
@@ -87,26 +95,46 @@ class SubgraphTimeoutError extends Error {
   }
 }
 
+/** What a call is aborted with when its client went away (nobody waits for the answer). */
+class ClientGoneError extends Error {
+  constructor() {
+    super('the client went away');
+    this.name = 'ClientGoneError';
+  }
+}
+
 /**
  * The abort signal of one call, armed by one timer that the call clears when it completes (an
- * EventEmitter, which undici accepts: lighter than an AbortController per call).
+ * EventEmitter, which undici accepts: lighter than an AbortController per call), and by the
+ * client's request going away. Aborting the call closes its connection, which the subgraph takes
+ * as the signal to stop the request's work.
  */
 class CallDeadline extends EventEmitter {
   aborted = false;
   reason: Error | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly clientGone = () => this.abort(new ClientGoneError());
 
-  constructor(timeoutMs: number) {
+  constructor(
+    timeoutMs: number,
+    private readonly client: AbortSignal | undefined,
+  ) {
     super();
-    this.timer = setTimeout(() => {
-      this.aborted = true;
-      this.reason = new SubgraphTimeoutError(timeoutMs);
-      this.emit('abort');
-    }, timeoutMs);
+    this.timer = setTimeout(() => this.abort(new SubgraphTimeoutError(timeoutMs)), timeoutMs);
+    if (client?.aborted) this.abort(new ClientGoneError());
+    else client?.addEventListener('abort', this.clientGone, { once: true });
+  }
+
+  private abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
   }
 
   clear(): void {
     clearTimeout(this.timer);
+    this.client?.removeEventListener('abort', this.clientGone);
   }
 }
 
@@ -204,10 +232,20 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
     }
   }
 
-  /** One POST to the subgraph, its answer read and parsed before the call's timer is cleared. */
+  /**
+   * One POST to the subgraph once admitted (the time spent waiting counts against the call's
+   * deadline), its answer read and parsed before the call's timer is cleared.
+   */
   private async send(options: ProcessOptions, body: string): Promise<GatewayGraphQLResponse> {
     if (!options.request.query) throw new Error('Missing query');
-    const deadline = new CallDeadline(this.options.timeoutMs);
+    const context = options.context as Partial<GatewayContext>;
+    const deadline = new CallDeadline(this.options.timeoutMs, context.signal);
+    const release = this.options.admission
+      ? await this.options.admission.enter(context.tenant ?? '', deadline).catch((error: unknown) => {
+          deadline.clear();
+          throw error;
+        })
+      : undefined;
     try {
       const response = await this.pool.request({
         path: this.path,
@@ -223,6 +261,7 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
       return parsed;
     } finally {
       deadline.clear();
+      release?.();
     }
   }
 
@@ -245,6 +284,20 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
   private classify(error: unknown): Failure {
     const { name, timeoutMs } = this.options;
     const err = error as Error | undefined;
+    if (err instanceof AdmissionRefused) {
+      return {
+        outcome: 'busy',
+        code: 'SUBGRAPH_BUSY',
+        message:
+          err.scope === 'tenant'
+            ? `The ${name} service has too many of your organization's requests waiting; retry in ${SUBGRAPH_BUSY_RETRY_SECONDS} s`
+            : `The ${name} service is busy; retry in ${SUBGRAPH_BUSY_RETRY_SECONDS} s`,
+        retryAfterSeconds: SUBGRAPH_BUSY_RETRY_SECONDS,
+      };
+    }
+    if (err instanceof ClientGoneError) {
+      return { outcome: 'cancelled', code: 'SUBGRAPH_UNAVAILABLE', message: 'The request was cancelled' };
+    }
     if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
       return {
         outcome: 'timeout',
@@ -369,10 +422,14 @@ function seconds(started: number): number {
  */
 function fieldErrors(options: ProcessOptions, failure: Failure): GraphQLFormattedError[] {
   // The gateway adds extensions.serviceName to every error a subgraph call returns.
+  const extensions = {
+    code: failure.code,
+    ...(failure.retryAfterSeconds ? { retryable: true, retryAfterSeconds: failure.retryAfterSeconds } : {}),
+  };
   const make = (path?: (string | number)[]) => ({
     message: failure.message ?? 'Subgraph unavailable',
     ...(path ? { path } : {}),
-    extensions: { code: failure.code },
+    extensions,
   });
   const representations = options.request.variables?.representations;
   if (Array.isArray(representations)) return representations.map((_, i) => make(['_entities', i]));

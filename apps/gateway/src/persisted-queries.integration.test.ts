@@ -80,7 +80,15 @@ for (const store of ['memory', 'Redis'] as const) {
         onError: (error, operation) => storeErrors.push(`${operation}: ${(error as Error).message}`),
       });
       await redisApq.ready();
-      app = await stubs.gateway({ REDIS_URL, RATE_LIMIT_PER_MINUTE: '0' }, { persistedQueryStore: redisApq });
+      app = await stubs.gateway(
+        {
+          REDIS_URL,
+          RATE_LIMIT_PER_MINUTE: '0',
+          COST_BUDGET_PER_MINUTE: '0',
+          COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
+        },
+        { persistedQueryStore: redisApq },
+      );
     });
     after(async () => {
       if (!redisApq) return;

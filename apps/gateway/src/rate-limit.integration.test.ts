@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { injectGraphQL } from '@fleetgraph/testing';
+import { deleteRedisKeys, injectGraphQL } from '@fleetgraph/testing';
 import { stubbedGateways, type StubbedGateways } from './stub-subgraph.test-support';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,9 +29,11 @@ async function login(label: string) {
 
 for (const store of ['memory', 'Redis'] as const) {
   describe(`rate limit per login (${store})`, () => {
+    const budgetPrefix = `fleetgraph-test:${randomUUID()}:budget:`;
     const env: Record<string, string> = {
       RATE_LIMIT_PER_MINUTE: '60',
       RATE_LIMIT_BURST: '3',
+      COST_BUDGET_PREFIX: budgetPrefix,
       ...(store === 'Redis' ? { REDIS_URL } : {}),
     };
     const uids: string[] = [];
@@ -47,6 +49,7 @@ for (const store of ['memory', 'Redis'] as const) {
       const redis = new Redis(REDIS_URL);
       await redis.del(...uids.map((uid) => `fleetgraph:ratelimit:${uid}`));
       await redis.quit();
+      await deleteRedisKeys(REDIS_URL, budgetPrefix);
     });
 
     test('over the limit: HTTP 429, RATE_LIMITED, Retry-After, and no subgraph call', async () => {

@@ -44,6 +44,7 @@ test('a token revoked under REVOCATION_PREFIX is refused; one revoked under anot
     REVOCATION_PREFIX: prefix,
     REVOCATION_CACHE_MS: '0',
     RATE_LIMIT_PREFIX: `${base}ratelimit:`,
+    COST_BUDGET_PREFIX: `${base}budget:`,
   });
   const uid = `revocation-prefix-${randomUUID()}`;
   const email = `${uid}@example.test`;

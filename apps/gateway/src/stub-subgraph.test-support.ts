@@ -1,8 +1,10 @@
 /**
- * For gateway tests of request protections (rate limit, persisted queries, introspection): every
- * subgraph URL points at one HTTP server that counts calls and answers `{ account { email } }`
- * with the email in the access token the gateway forwarded, so a test sees whose data came back
- * and whether a refused request reached a subgraph at all.
+ * For gateway tests of request protections (rate limit, budgets, persisted queries,
+ * introspection): every subgraph URL points at one HTTP server that counts calls and answers
+ * `{ account { email } }` with the email in the access token the gateway forwarded, so a test sees
+ * whose data came back and whether a refused request reached a subgraph at all. Asked for
+ * `organizationId` (the gateway's tenant lookup), it answers the email's domain: users of one
+ * domain are one organization.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,9 +31,17 @@ export async function stubbedGateways(): Promise<StubbedGateways> {
     calls += 1;
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString() || '{}');
-    response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ data: { account: { email: claims.user?.email ?? null } } }));
+    const email: string | null = claims.user?.email ?? null;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const account = Buffer.concat(chunks).toString().includes('organizationId')
+        ? { organizationId: email?.split('@')[1] ?? null }
+        : { email };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: { account } }));
+    });
   });
   await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/graphql`;

@@ -7,6 +7,7 @@ export interface GraphQLResponse<D = Record<string, unknown>> {
   headers: Record<string, unknown>;
   data?: D | null;
   errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
 }
 
 /** The data of an answer that must have succeeded: fails on any error and on missing data. */
@@ -43,7 +44,7 @@ export async function injectGraphQL<D = any>(
       ...(options.operationName ? { operationName: options.operationName } : {}),
     }),
   });
-  const body = response.json() as { data?: D; errors?: GraphQLResponse['errors'] };
+  const body = response.json() as Pick<GraphQLResponse<D>, 'data' | 'errors' | 'extensions'>;
   return { status: response.statusCode, headers: response.headers, ...body };
 }
 

@@ -18,7 +18,7 @@ export interface Stack {
    * the platform configures its own, with `extra` on top: for loadGatewayConfig in a test.
    */
   gatewayEnv(extra?: Record<string, string>): Record<string, string>;
-  /** Prefix of the stack's keys in Redis (rate-limit buckets, revocations); close() deletes them. */
+  /** Prefix of the stack's keys in Redis (rate-limit and budget buckets, revocations); close() deletes them. */
   readonly redisPrefix: string;
   close(): Promise<void>;
 }
@@ -59,6 +59,7 @@ export async function startStack(
   const redisPrefix = `fleetgraph-test:${database.name}:`;
   const redisPrefixes = {
     RATE_LIMIT_PREFIX: `${redisPrefix}ratelimit:`,
+    COST_BUDGET_PREFIX: `${redisPrefix}budget:`,
     REVOCATION_PREFIX: `${redisPrefix}revoked:`,
   };
   const startOn = (chosen: Record<string, number>) => {

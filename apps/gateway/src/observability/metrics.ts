@@ -10,7 +10,16 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'bypass';
-export type SubgraphFetchOutcome = 'ok' | 'timeout' | 'unavailable' | 'http_error' | 'graphql_error';
+export type SubgraphFetchOutcome =
+  | 'ok'
+  | 'timeout'
+  | 'unavailable'
+  | 'http_error'
+  | 'graphql_error'
+  /** Refused at the gateway: the subgraph's queue was full (admission/admission.ts). */
+  | 'busy'
+  /** Aborted because the client went away. */
+  | 'cancelled';
 
 export interface GatewayMetrics {
   readonly registry: Registry;

@@ -1,4 +1,7 @@
 /**
+ * Token buckets per key, for the per-login request rate and the cost budgets (budget/): a request
+ * takes one token, or as many as its cost.
+ *
  * Per-login rate limiting: a token bucket per signed-in user.
  * - Key: the verified token's user id (`uid`), not its `jti`: every login of the same user (and
  *   every refreshed token) shares one budget, so signing in again or refreshing does not reset it,
@@ -19,16 +22,19 @@ import { optionalRedis } from '@fleetgraph/service-kit';
 
 export interface RateDecision {
   allowed: boolean;
-  /** Milliseconds until the next request would be allowed (0 when allowed). */
+  /** Milliseconds until the amount asked would be allowed (0 when allowed). */
   retryAfterMs: number;
-  /** Whole requests left in the bucket after this one. */
+  /** Whole tokens left in the bucket after this take. */
   remaining: number;
 }
 
 export interface RateLimiter {
   readonly perMinute: number;
   readonly burst: number;
-  take(key: string): Promise<RateDecision>;
+  /** Takes `amount` tokens (default 1) from the key's bucket, or none when it holds fewer. */
+  take(key: string, amount?: number): Promise<RateDecision>;
+  /** Puts back tokens taken by a request that was refused further on (never above burst). */
+  refund(key: string, amount: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,7 @@ export function takeFromBucket(
   now: number,
   burst: number,
   perMs: number,
+  amount = 1,
 ): { bucket: Bucket; decision: RateDecision } {
   let tokens = bucket?.tokens ?? burst;
   let at = bucket?.at ?? now;
@@ -58,8 +65,8 @@ export function takeFromBucket(
     tokens = Math.min(burst, tokens + (now - at) * perMs);
     at = now;
   }
-  if (tokens >= 1) {
-    tokens -= 1;
+  if (tokens >= amount) {
+    tokens -= amount;
     return {
       bucket: { tokens, at },
       decision: { allowed: true, retryAfterMs: 0, remaining: Math.floor(tokens) },
@@ -67,7 +74,7 @@ export function takeFromBucket(
   }
   return {
     bucket: { tokens, at },
-    decision: { allowed: false, retryAfterMs: Math.ceil((1 - tokens) / perMs), remaining: 0 },
+    decision: { allowed: false, retryAfterMs: Math.ceil((amount - tokens) / perMs), remaining: 0 },
   };
 }
 
@@ -79,10 +86,14 @@ export function memoryLimiter(options: LimiterOptions): RateLimiter {
   return {
     perMinute: options.perMinute,
     burst,
-    async take(key) {
-      const step = takeFromBucket(buckets.get(key), now(), burst, perMs);
+    async take(key, amount = 1) {
+      const step = takeFromBucket(buckets.get(key), now(), burst, perMs, amount);
       buckets.set(key, step.bucket);
       return step.decision;
+    },
+    async refund(key, amount) {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.tokens = Math.min(burst, bucket.tokens + amount);
     },
     async close() {
       buckets.clear();
@@ -112,15 +123,16 @@ local function write()
 end
 `;
 
-// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), largest lease, tokens returned.
-// Refills, takes back the unused rest of this instance's expired lease, then leases
-// clamp(floor(tokens / LEASE_SHARE), 1, largest lease) tokens: one for the request that asked,
-// the rest for the instance's next requests. Near an empty bucket a lease is one token, so every
-// request there is decided here, exactly.
+// KEYS[1] bucket; ARGV: burst, tokens per ms, now (ms), expiry (ms), largest lease, tokens
+// returned, amount asked. Refills, takes back the unused rest of this instance's expired lease,
+// then leases clamp(floor(tokens / LEASE_SHARE), amount, amount + largest lease - 1) tokens: the
+// amount for the request that asked, the rest for the instance's next requests. Near an empty
+// bucket a lease is just the amount, so every request there is decided here, exactly.
 // Returns { allowed (0|1), retry after (ms), remaining (whole tokens), tokens leased }.
 const TAKE_SCRIPT = `${READ_BUCKET}
 local largest = tonumber(ARGV[5])
 local returned = tonumber(ARGV[6])
+local amount = tonumber(ARGV[7])
 if tokens == nil or at == nil then
   tokens = burst
   at = now
@@ -130,12 +142,12 @@ tokens = math.min(burst, tokens + returned)
 local allowed = 0
 local wait = 0
 local lease = 0
-if tokens >= 1 then
-  lease = math.max(1, math.min(largest, math.floor(tokens / ${LEASE_SHARE})))
+if tokens >= amount then
+  lease = math.max(amount, math.min(largest + amount - 1, math.floor(tokens / ${LEASE_SHARE})))
   tokens = tokens - lease
   allowed = 1
 else
-  wait = math.ceil((1 - tokens) / rate)
+  wait = math.ceil((amount - tokens) / rate)
 end
 write()
 return { allowed, wait, math.floor(tokens), lease }
@@ -183,6 +195,7 @@ type TakeCommand = (
   ttl: number,
   largest: number,
   returned: number,
+  amount: number,
 ) => Promise<number[]>;
 
 /** Tokens this instance leased for one user, spent without asking Redis until `until`. */
@@ -224,12 +237,17 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
   const allow = { allowed: true, retryAfterMs: 0, remaining: 0 };
   const leases = new LRUCache<string, Lease>({ max: 100_000 });
 
-  const spend = (lease: Lease): RateDecision => {
-    lease.tokens -= 1;
+  const spend = (lease: Lease, amount: number): RateDecision => {
+    lease.tokens -= amount;
     return { allowed: true, retryAfterMs: 0, remaining: lease.tokens + lease.shared };
   };
 
-  const lease = async (key: string, held: Lease | undefined, at: number): Promise<RateDecision> => {
+  const lease = async (
+    key: string,
+    held: Lease | undefined,
+    at: number,
+    amount: number,
+  ): Promise<RateDecision> => {
     const returned = held ? held.tokens : 0;
     let fresh: Lease | undefined;
     const decision = await attempt('take', allow, async () => {
@@ -241,9 +259,10 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
         expiryMs,
         leaseMax,
         returned,
+        amount,
       );
       if (allowed !== 1) return { allowed: false, retryAfterMs: wait ?? 0, remaining: 0 };
-      fresh = { tokens: (leased ?? 1) - 1, until: at + leaseMs, shared: shared ?? 0 };
+      fresh = { tokens: (leased ?? amount) - amount, until: at + leaseMs, shared: shared ?? 0 };
       return { allowed: true, retryAfterMs: 0, remaining: fresh.tokens + fresh.shared };
     });
     if (fresh) leases.set(key, fresh);
@@ -251,15 +270,27 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
     return decision;
   };
 
-  const take = (key: string): Promise<RateDecision> => {
+  const take = (key: string, amount = 1): Promise<RateDecision> => {
     const held = leases.get(key);
-    if (held?.pending) return held.pending.then((first) => (first.allowed ? take(key) : first));
+    if (held?.pending) return held.pending.then((first) => (first.allowed ? take(key, amount) : first));
     const at = now();
-    if (held && at < held.until && held.tokens >= 1) return Promise.resolve(spend(held));
+    if (held && at < held.until && held.tokens >= amount) return Promise.resolve(spend(held, amount));
     const asking: Lease = { tokens: 0, until: 0, shared: 0 };
-    asking.pending = lease(key, held, at);
+    asking.pending = lease(key, held, at, amount);
     leases.set(key, asking);
     return asking.pending;
+  };
+
+  /** Into this instance's lease when it holds one (returned with it), else back to the bucket. */
+  const refund = async (key: string, amount: number): Promise<void> => {
+    const held = leases.get(key);
+    if (held && !held.pending && now() < held.until) {
+      held.tokens += amount;
+      return;
+    }
+    await attempt('refund', undefined, async () => {
+      await giveBack(prefix + key, burst, String(perMs), now(), expiryMs, amount);
+    });
   };
 
   /**
@@ -282,6 +313,7 @@ export function redisLimiter(options: RedisLimiterOptions): RateLimiter {
     perMinute: options.perMinute,
     burst,
     take,
+    refund,
     async close() {
       await returnLeases();
       await close();
