@@ -31,3 +31,4 @@ export {
 export { memoizedJsonParser, repeatedJsonTypes, type RepeatedJsonOptions } from './repeated-json';
 export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './sql-template';
 export { arrayParameter, type ArrayElementType } from './array-parameter';
+export { isRequestAbandoned, knexFor, RequestAbandoned, signalOf } from './abandon';

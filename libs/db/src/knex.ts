@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { cancelAbandonedStatements } from './abandon';
 import { prepareReads, runStatement } from './prepared-statements';
 import { repeatedJsonTypes } from './repeated-json';
 import { installTimestampParser } from './timestamps';
@@ -80,6 +81,7 @@ export function createKnex(options: KnexOptions): Knex {
       knex,
       typeof options.preparedStatements === 'number' ? options.preparedStatements : undefined,
     );
+  cancelAbandonedStatements(knex);
   if (options.onQuery) {
     const onQuery = options.onQuery;
     knex.on('query', (query: { sql: string }) => onQuery(query.sql));

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { runAbandonable, signalOf } from './abandon';
 
 /** The knex internals this wraps: the pg dialect's `_query(connection, obj)`. */
 interface QueryObject {
@@ -114,14 +115,17 @@ export async function runStatement<R>(
   text: string,
   values: unknown[],
 ): Promise<R[]> {
+  const signal = signalOf(knex);
   knex.emit('query', { sql: text, bindings: values });
   const connection = (await knex.client.acquireConnection()) as pg.PoolClient;
+  const cancel = () => knex.client.cancelQuery(connection) as Promise<unknown>;
   try {
     try {
-      return (await submit(connection, name, text, values)).rows as R[];
+      return (await runAbandonable(signal, cancel, () => submit(connection, name, text, values))).rows as R[];
     } catch (error) {
       if (!name || !resultTypeChanged(error)) throw error;
-      return (await submit(connection, undefined, text, values)).rows as R[];
+      return (await runAbandonable(signal, cancel, () => submit(connection, undefined, text, values)))
+        .rows as R[];
     }
   } finally {
     await knex.client.releaseConnection(connection);

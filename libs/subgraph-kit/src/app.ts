@@ -15,6 +15,7 @@ import {
   createKnex,
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
+  knexFor,
   migrateSchema,
   ping,
   SERVICE_DATABASE_TIMEOUTS,
@@ -31,6 +32,8 @@ export interface SubgraphBuildOptions {
   jwks?: JWTVerifyGetKey;
   /** Called for every SQL statement (tests count them). */
   onQuery?: (sql: string) => void;
+  /** The event loop's recent delay in ms, for load shedding (tests pass their own; default measured). */
+  eventLoopDelay?: () => number;
   /** Run migrations at start (default true). */
   migrate?: boolean;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -68,6 +71,7 @@ export async function createSubgraphApp<L>(
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     name: config.name,
     logLevel: config.logLevel,
+    ...(config.http ? { http: config.http } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const knex = createKnex({
@@ -105,8 +109,10 @@ export async function createSubgraphApp<L>(
         jwks: options.jwks ?? config.jwksUrl,
         ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
-      createLoaders: (user) => definition.createLoaders(knex, user),
+      createLoaders: (user, signal) => definition.createLoaders(knexFor(knex, signal), user),
       ...(config.limits ? { limits: config.limits } : {}),
+      ...(config.overload ? { overload: config.overload } : {}),
+      ...(options.eventLoopDelay ? { eventLoopDelay: options.eventLoopDelay } : {}),
       ...(config.gatewaySecret ? { gatewaySecret: config.gatewaySecret } : {}),
     });
   } catch (error) {

@@ -1,15 +1,47 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@fleetgraph/db';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, isRequestAbandoned } from '@fleetgraph/db';
+
+/** Paths of failed fields a log line names at most (a page of 200 rows can fail 200 times). */
+const LOGGED_PATHS = 5;
+
+/** What went wrong in one request, logged once: one line per failed request, never one per field. */
+class Failures {
+  private first: { err: Error; path: GraphQLError['path'] } | undefined;
+  private readonly paths: string[] = [];
+  private count = 0;
+
+  constructor(private readonly kind: 'abandoned' | 'database unavailable' | 'resolver failed') {}
+
+  add(err: Error, path: GraphQLError['path']): void {
+    this.count += 1;
+    this.first ??= { err, path };
+    if (this.paths.length < LOGGED_PATHS && path) this.paths.push(path.join('.'));
+  }
+
+  log(log: FastifyBaseLogger): void {
+    if (!this.first) return;
+    const line = { err: this.first.err, fields: this.count, paths: this.paths };
+    if (this.kind === 'abandoned')
+      log.info({ fields: this.count }, 'request abandoned by its caller: its work stopped');
+    else if (this.kind === 'database unavailable') log.warn(line, 'database unavailable');
+    else log.error(line, 'resolver failed');
+  }
+}
 
 /**
  * Errors a client caused keep their message and code (a request refused before GraphQL, such as a
  * body over the size limit, is PAYLOAD_TOO_LARGE, HTTP 413, or BAD_REQUEST, HTTP 400); anything
  * else (a bug, a lost database) becomes INTERNAL_SERVER_ERROR with a generic message, and the real
- * error is logged with the request id.
+ * error is logged with the request id, once per request whatever the number of fields it failed.
+ * A request its caller abandoned (the gateway gave up, its client went away) stopped its work on
+ * purpose: that is logged once, at info.
  */
 export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLogger): GraphQLError[] {
   const out: GraphQLError[] = [];
+  const abandoned = new Failures('abandoned');
+  const unavailable = new Failures('database unavailable');
+  const failed = new Failures('resolver failed');
   for (const error of errors) {
     const original = error.originalError as (Error & { errors?: unknown[]; statusCode?: number }) | undefined;
     if (original?.errors && Array.isArray(original.errors)) {
@@ -39,8 +71,18 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
       out.push(withCode(error, 'BAD_USER_INPUT'));
       continue;
     }
+    if (isRequestAbandoned(original)) {
+      abandoned.add(original, error.path);
+      out.push(
+        new GraphQLError('The request was abandoned by its caller', {
+          ...(error.path ? { path: error.path } : {}),
+          extensions: { code: 'REQUEST_ABANDONED' },
+        }),
+      );
+      continue;
+    }
     if (isDatabaseUnavailable(original)) {
-      log.warn({ err: original, path: error.path }, 'database unavailable');
+      unavailable.add(original, error.path);
       out.push(
         new GraphQLError('The service is temporarily unavailable; retry later', {
           ...(error.path ? { path: error.path } : {}),
@@ -49,7 +91,7 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
       );
       continue;
     }
-    log.error({ err: original, path: error.path }, 'resolver failed');
+    failed.add(original, error.path);
     out.push(
       new GraphQLError('Internal server error', {
         ...(error.path ? { path: error.path } : {}),
@@ -57,6 +99,7 @@ export function formatErrors(errors: readonly GraphQLError[], log: FastifyBaseLo
       }),
     );
   }
+  for (const failures of [failed, unavailable, abandoned]) failures.log(log);
   return out;
 }
 

@@ -12,7 +12,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { DocumentNode } from 'graphql';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import {
   checkDocumentLimits,
@@ -25,11 +25,13 @@ import {
   checkScopes,
   GATEWAY_SECRET_HEADER,
   isGatewaySecret,
+  TENANT_HEADER,
   bearerChallenge,
   bearerToken,
   type TokenVerifier,
   type UserContext,
 } from '@fleetgraph/auth';
+import { DEFAULT_OVERLOAD_LIMITS, guardOverload, type OverloadLimits } from '@fleetgraph/service-kit';
 import { errorResponse, SUBGRAPH_RETRY_AFTER_SECONDS } from './errors';
 import { checkArgumentValues } from './input-limits';
 import { DateTimeScalar, JsonScalar } from './scalars';
@@ -53,6 +55,8 @@ export interface SubgraphContext<L = unknown> {
   loaders: L;
   requestId: string;
   log: FastifyRequest['log'];
+  /** Aborted when the caller stops waiting (the gateway's timeout, its client gone). */
+  signal: AbortSignal;
 }
 
 export type Resolvers<L = unknown> = GraphQLResolverMap<SubgraphContext<L>>;
@@ -60,7 +64,8 @@ export type Resolvers<L = unknown> = GraphQLResolverMap<SubgraphContext<L>>;
 export interface SubgraphOptions<L> {
   typeDefs: DocumentNode;
   resolvers: Resolvers<L>;
-  createLoaders: (user: UserContext) => L;
+  /** The request's loaders; their statements stop when `signal` fires (libs/db knexFor). */
+  createLoaders: (user: UserContext, signal: AbortSignal) => L;
   verifier: TokenVerifier;
   path?: string;
   /** Maximum query depth accepted (defence in depth; the gateway enforces its own limits). */
@@ -75,12 +80,32 @@ export interface SubgraphOptions<L> {
    * it): the subgraph's port cannot sidestep the gateway's rate limit. 403 FORBIDDEN otherwise.
    */
   gatewaySecret?: string;
+  /** When to shed load (SHED_MAX_IN_FLIGHT, SHED_EVENT_LOOP_DELAY_MS; default DEFAULT_OVERLOAD_LIMITS). */
+  overload?: OverloadLimits;
+  /** The event loop's recent delay in ms (tests pass their own; default measured). */
+  eventLoopDelay?: () => number;
 }
+
+/** Seconds a caller refused for load is told to wait. */
+export const SUBGRAPH_BUSY_RETRY_SECONDS = 1;
 
 declare module 'fastify' {
   interface FastifyRequest {
     user?: UserContext;
   }
+}
+
+/**
+ * A signal that fires when the request's connection closes before its answer was sent: the
+ * gateway aborted the call (its timeout, its own client gone), so nobody will read the answer.
+ */
+function abandonedSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
@@ -108,6 +133,29 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
 
   await app.register(async (scope) => {
     scope.decorateRequest('user', undefined);
+    // First: refusing work under load must cost less than the work (no token check, no parsing).
+    guardOverload(app, scope, {
+      limits: options.overload ?? DEFAULT_OVERLOAD_LIMITS,
+      retryAfterSeconds: SUBGRAPH_BUSY_RETRY_SECONDS,
+      ...(options.eventLoopDelay ? { eventLoopDelay: options.eventLoopDelay } : {}),
+      // The caller's tenant as the gateway names it, else its login: shed first under load.
+      callerOf: (request) =>
+        String(request.headers[TENANT_HEADER] ?? request.headers.authorization ?? 'anonymous'),
+      refuse: (reply, reason) =>
+        reply.send({
+          data: null,
+          errors: [
+            {
+              message: `This service is busy (${reason}); retry in ${SUBGRAPH_BUSY_RETRY_SECONDS} s`,
+              extensions: {
+                code: 'SUBGRAPH_BUSY',
+                retryable: true,
+                retryAfterSeconds: SUBGRAPH_BUSY_RETRY_SECONDS,
+              },
+            },
+          ],
+        }),
+    });
     scope.addHook('onRequest', async (request, reply) => {
       if (
         options.gatewaySecret &&
@@ -136,9 +184,16 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
       // A query seen once more is compiled by graphql-jit (measured: -10 % CPU on fleet-core's
       // deep page, tools/bench/src/subgraph-engine.ts).
       jit: 1,
-      context: (request: FastifyRequest): SubgraphContext<L> => {
+      context: (request: FastifyRequest, reply: FastifyReply): SubgraphContext<L> => {
         const user = viewerOf(request.user as UserContext);
-        return { user, loaders: options.createLoaders(user), requestId: request.id, log: request.log };
+        const signal = abandonedSignal(reply);
+        return {
+          user,
+          loaders: options.createLoaders(user, signal),
+          requestId: request.id,
+          log: request.log,
+          signal,
+        };
       },
       errorFormatter: (execution, context) => {
         const reply = (
