@@ -340,6 +340,7 @@ export async function buildApp(
     name: 'gateway',
     logLevel: config.logLevel,
     bodyLimit: config.maxBodyBytes,
+    http: config.http,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);

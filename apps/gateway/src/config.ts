@@ -1,6 +1,15 @@
 import { DEFAULT_REVOCATION_CACHE_MS, DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { join } from 'node:path';
-import { ConfigError, envField, parseEnv, repoRoot, z } from '@fleetgraph/service-kit';
+import {
+  ConfigError,
+  envField,
+  HTTP_LIMITS_ENV,
+  httpLimitsOf,
+  parseEnv,
+  repoRoot,
+  z,
+  type HttpLimits,
+} from '@fleetgraph/service-kit';
 import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
 import type { AdmissionLimits } from './admission/admission';
 
@@ -116,6 +125,8 @@ export interface GatewayConfig {
   rateLimitLease: number;
   /** Prefix of the per-user buckets in Redis (RATE_LIMIT_PREFIX, default `fleetgraph:ratelimit:`). */
   rateLimitPrefix: string;
+  /** Header, body and idle deadlines and the per-address connection cap (HTTP_*; service-kit http-limits.ts). */
+  http: HttpLimits;
   /** Cost budgets (budget/budget.ts), in cost points. */
   budget: BudgetConfig;
   /** Admission to each subgraph (admission/admission.ts): calls in flight and waiting. */
@@ -183,6 +194,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
     REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
     ...QUERY_LIMITS_ENV,
+    ...HTTP_LIMITS_ENV,
     MAX_BODY_BYTES: envField.int(1_000_000, 1),
     PERSISTED_QUERIES: envField.bool(true),
     APQ_TTL_SECONDS: envField.int(86_400, 1),
@@ -255,6 +267,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     revocationCacheMs: parsed.REVOCATION_CACHE_MS,
     revocationPrefix: parsed.REVOCATION_PREFIX,
     limits: queryLimitsOf(parsed),
+    http: httpLimitsOf(parsed),
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     persistedQueries: parsed.PERSISTED_QUERIES,
     apqTtlSeconds: parsed.APQ_TTL_SECONDS,

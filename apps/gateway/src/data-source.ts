@@ -5,7 +5,7 @@ import { context as otelContext, propagation } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { Pool } from 'undici';
 import { Kind, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
-import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
+import { GATEWAY_SECRET_HEADER, TENANT_HEADER } from '@fleetgraph/auth';
 import { tracingEnabled } from '@fleetgraph/service-kit';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
@@ -277,6 +277,8 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
     if (!token) return headers;
     headers.authorization = `Bearer ${token}`;
     headers['x-request-id'] = (context as GatewayContext).requestId;
+    const tenant = (context as GatewayContext).tenant;
+    if (tenant) headers[TENANT_HEADER] = tenant;
     if (tracingEnabled()) propagation.inject(otelContext.active(), headers);
     return headers;
   }

@@ -60,6 +60,7 @@ export async function buildApp(
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     name: config.name,
     logLevel: config.logLevel,
+    http: config.http,
     // Trust the nearest N proxies' X-Forwarded-For entries (proxy-addr's hop-count semantics).
     ...(config.trustProxyHops > 0
       ? { fastify: { trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops } }

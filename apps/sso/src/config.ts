@@ -4,7 +4,14 @@
  */
 import { DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
-import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+import {
+  envField,
+  HTTP_LIMITS_ENV,
+  httpLimitsOf,
+  parseEnv,
+  z,
+  type HttpLimits,
+} from '@fleetgraph/service-kit';
 import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './data/throttle';
 
 export interface SsoConfig {
@@ -12,6 +19,8 @@ export interface SsoConfig {
   port: number;
   host: string;
   logLevel: string;
+  /** Header, body and idle deadlines and the per-address connection cap (HTTP_*; service-kit http-limits.ts). */
+  http: HttpLimits;
   /** `iss` of every token; also what the verifiers expect. */
   issuer: string;
   /** `aud` of every access token. */
@@ -67,6 +76,7 @@ const schema = z.object({
   ACCESS_TOKEN_TTL: envField.int(7200, 60),
   REFRESH_TOKEN_TTL: envField.int(30 * 24 * 3600, 60),
   LOG_LEVEL: envField.logLevel(),
+  ...HTTP_LIMITS_ENV,
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
@@ -106,6 +116,7 @@ export function loadSsoConfig(env: Record<string, string | undefined> = process.
     port: parsed.SSO_PORT,
     host: parsed.SSO_HOST ?? parsed.HOST ?? '127.0.0.1',
     logLevel: parsed.LOG_LEVEL,
+    http: httpLimitsOf(parsed),
     issuer: parsed.SSO_ISSUER ?? `http://localhost:${parsed.SSO_PORT}`,
     audience: parsed.TOKEN_AUDIENCE,
     accessTokenTtl: parsed.ACCESS_TOKEN_TTL,

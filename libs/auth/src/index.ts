@@ -16,7 +16,7 @@ export {
   REVOCATIONS_VIEW,
   type DatabaseRevocationList,
 } from './revocation-database';
-export { GATEWAY_SECRET_HEADER, isGatewaySecret } from './gateway-secret';
+export { GATEWAY_SECRET_HEADER, isGatewaySecret, TENANT_HEADER } from './gateway-secret';
 export {
   checkScopes,
   graphAccess,

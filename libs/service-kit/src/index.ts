@@ -14,3 +14,17 @@ export {
 export { optionalRedis, type OptionalRedis } from './redis';
 export { loadDevSecrets, readDevSecrets, type DevSecrets } from './dev-secrets';
 export { SERVICE_NODE_FLAGS } from './node-flags';
+export {
+  capConnectionsPerAddress,
+  DEFAULT_HTTP_LIMITS,
+  HTTP_LIMITS_ENV,
+  httpLimitsOf,
+  type HttpLimits,
+} from './http-limits';
+export {
+  DEFAULT_OVERLOAD_LIMITS,
+  guardOverload,
+  OVERLOAD_ENV,
+  overloadLimitsOf,
+  type OverloadLimits,
+} from './overload';

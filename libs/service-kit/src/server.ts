@@ -25,6 +25,12 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { DestinationStream } from 'pino';
+import {
+  capConnectionsPerAddress,
+  DEFAULT_HTTP_LIMITS,
+  fastifyHttpOptions,
+  type HttpLimits,
+} from './http-limits';
 import { loggerOptions } from './logger';
 import { requestIdFrom } from './request-id';
 import { flushTracing, initTracingFromEnv, tracer, tracingEnabled } from './tracing';
@@ -39,6 +45,8 @@ export interface ServerOptions {
   name: string;
   logLevel?: string;
   bodyLimit?: number;
+  /** Header, body, idle and keep-alive deadlines and the per-address connection cap (default DEFAULT_HTTP_LIMITS). */
+  http?: HttpLimits;
   fastify?: Partial<FastifyServerOptions>;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: DestinationStream;
@@ -133,6 +141,7 @@ function answerError(
 
 export function createServer(options: ServerOptions): FastifyInstance {
   initTracingFromEnv(options.name);
+  const httpLimits = options.http ?? DEFAULT_HTTP_LIMITS;
   const app = Fastify({
     logger: {
       ...loggerOptions(options.name, options.logLevel ?? 'info'),
@@ -143,6 +152,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
     },
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     bodyLimit: options.bodyLimit ?? 1_048_576,
+    ...fastifyHttpOptions(httpLimits),
     // A path Fastify cannot route (a malformed percent-escape, a parameter past maxParamLength)
     // is answered in the kit's shape and the service's errorStyle, like any other client mistake,
     // instead of Fastify's own JSON.
@@ -155,6 +165,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
     }),
     ...options.fastify,
   });
+
+  capConnectionsPerAddress(app.server, httpLimits.maxConnectionsPerAddress);
 
   const checks = new Map<string, ReadinessCheck>();
   app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {

@@ -5,7 +5,17 @@
 import { DEFAULT_REVOCATION_CACHE_MS, DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
 import { randomBytes } from 'node:crypto';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
-import { envField, parseEnv, z } from '@fleetgraph/service-kit';
+import {
+  envField,
+  HTTP_LIMITS_ENV,
+  httpLimitsOf,
+  OVERLOAD_ENV,
+  overloadLimitsOf,
+  parseEnv,
+  z,
+  type HttpLimits,
+  type OverloadLimits,
+} from '@fleetgraph/service-kit';
 import { QUERY_LIMITS_ENV, queryLimitsOf, type QueryLimits } from '@fleetgraph/query-limits';
 
 export interface SubgraphConfig {
@@ -41,6 +51,10 @@ export interface SubgraphConfig {
    * libs/visibility's WALK_FROM_GROUPS, 64); others build the viewer's visible set. Only cost changes.
    */
   walkFromGroups?: number;
+  /** Header, body and idle deadlines and the per-address connection cap (HTTP_*; service-kit http-limits.ts). */
+  http?: HttpLimits;
+  /** When the subgraph sheds load (SHED_MAX_IN_FLIGHT, SHED_EVENT_LOOP_DELAY_MS; service-kit overload.ts). */
+  overload?: OverloadLimits;
   /** The gateway's query limits, applied here too (MAX_DEPTH, MAX_ALIASES, MAX_COST, MAX_INTROSPECTION_ROOTS). */
   limits?: QueryLimits;
   /**
@@ -85,6 +99,8 @@ export function loadSubgraphConfig(
         'Root lists of a top-level member seeing at least this many groups (default: libs/visibility WALK_FROM_GROUPS, 64) walk the organization in page order, testing each row; others build the visible set.',
       ),
     ...QUERY_LIMITS_ENV,
+    ...HTTP_LIMITS_ENV,
+    ...OVERLOAD_ENV,
     SUBGRAPH_SHARED_SECRET: z
       .string()
       .min(16, 'must have at least 16 characters')
@@ -128,6 +144,8 @@ export function loadSubgraphConfig(
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
     revocationPrefix: parsed.REVOCATION_PREFIX as string,
     limits: queryLimitsOf(parsed),
+    http: httpLimitsOf(parsed),
+    overload: overloadLimitsOf(parsed),
     ...(parsed.SUBGRAPH_SHARED_SECRET ? { gatewaySecret: parsed.SUBGRAPH_SHARED_SECRET as string } : {}),
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS as boolean,
     walkFromGroups: parsed.VISIBILITY_WALK_FROM_GROUPS as number | undefined,
