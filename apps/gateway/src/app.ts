@@ -25,6 +25,7 @@ import { formatError } from './errors';
 import { operationChecksPlugin } from './operation-checks';
 import { limitsParseOptions, queryLimitsPlugin } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
+import { introspectionAnswersPlugin } from './introspection/answers';
 import { registerExplorer } from './explorer/plugin';
 import { persistedQueries, type PersistedQueryStore } from './persisted-queries/apq';
 import { withRateLimit } from './rate-limit/context';
@@ -53,6 +54,8 @@ export interface GatewayBuildOptions {
   revocations?: RevocationList;
   /** Called when a subgraph call joined an identical one in flight (tests wait on it). */
   onSubgraphCollapsed?: (subgraph: string) => void;
+  /** Called when the gateway walks its schema for an introspection question it had no answer to. */
+  onIntrospectionWalk?: () => void;
   /** Called when a cache hit was answered before Apollo Server (cache/front.ts; tests count them). */
   onCacheFrontHit?: () => void;
   /**
@@ -74,6 +77,9 @@ export interface GatewayBuildOptions {
 }
 
 type Clock = { now?: () => number };
+
+/** Bytes of introspection answers kept (introspection/answers.ts): a few schemas' full answers. */
+const INTROSPECTION_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** The per-login query cache's store: the one given, Redis (with its near cache), else memory. */
 function queryCacheStoreFor(
@@ -220,10 +226,11 @@ function apolloServerFor(
     front: ReturnType<typeof createCacheFront>;
     supergraph: ReturnType<typeof createSupergraphSource>;
     budget: CostBudget | undefined;
+    onIntrospectionWalk: (() => void) | undefined;
   },
   clock: Clock,
 ): ApolloServer<GatewayContext> {
-  const { gateway, apq, metrics, queryCache, front, supergraph, budget } = parts;
+  const { gateway, apq, metrics, queryCache, front, supergraph, budget, onIntrospectionWalk } = parts;
   const limits = config.limits;
   const apollo: ApolloServer<GatewayContext> = new ApolloServer<GatewayContext>({
     gateway,
@@ -246,6 +253,10 @@ function apolloServerFor(
       queryLimitsPlugin<GatewayContext>(limits, supergraph.costs),
       scopesPlugin(),
       introspectionPlugin<GatewayContext>(config.introspection),
+      introspectionAnswersPlugin<GatewayContext>({
+        maxBytes: INTROSPECTION_ANSWER_BYTES,
+        ...(onIntrospectionWalk ? { onWalk: onIntrospectionWalk } : {}),
+      }),
       apq.plugin,
       responseCachePlugin<GatewayContext>({
         store: queryCache,
@@ -413,7 +424,16 @@ export async function buildApp(
   const apollo = apolloServerFor(
     app,
     config,
-    { gateway, apq, metrics, queryCache, front, supergraph, budget },
+    {
+      gateway,
+      apq,
+      metrics,
+      queryCache,
+      front,
+      supergraph,
+      budget,
+      onIntrospectionWalk: options.onIntrospectionWalk,
+    },
     clock,
   );
   await apollo.start();

@@ -63,7 +63,7 @@ const states = new WeakMap<object, RequestState>();
  */
 const documentHashes = new WeakMap<DocumentNode, string>();
 
-function documentHash(document: DocumentNode): string {
+export function documentHash(document: DocumentNode): string {
   let hash = documentHashes.get(document);
   if (hash === undefined) {
     hash = createHash('sha256').update(print(document)).digest('base64url');
