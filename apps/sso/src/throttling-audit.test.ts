@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_THROTTLE_POLICY, failureDelayMs } from './data/throttle';
-import { CHECK_SLOTS_PER_KEY } from './session/password-check';
+import { CHECK_QUEUE_PER_KEY, CHECK_SLOTS_PER_KEY } from './session/password-check';
 import {
   authorizeUrl,
   Browser,
@@ -35,6 +35,38 @@ const passwordGrant = (username: string, password: string, ip: string) =>
   });
 
 describe('brute-force policy', () => {
+  test("40 attacking addresses at once cannot queue the owner's sign-in: it goes first, they are shed", async () => {
+    const victim = await insertUser(sso.knex);
+    const attackers = Array.from({ length: 40 }, (_, i) => `10.40.${Math.floor(i / 200)}.${(i % 200) + 1}`);
+    // Each attacking address has failed once already: its attempts queue last.
+    for (const ip of attackers)
+      assert.equal((await passwordGrant(victim.email, 'wrong', ip)).statusCode, 400);
+    let checkedBeforeOwner = 0;
+    let ownerAnswered = false;
+    const attempts = attackers.flatMap((ip) =>
+      Array.from({ length: 10 }, (_, i) =>
+        passwordGrant(victim.email, `wrong-${i}`, ip).then((response) => {
+          if (response.statusCode === 400 && !ownerAnswered) checkedBeforeOwner += 1;
+          return response;
+        }),
+      ),
+    );
+    const owner = await passwordGrant(victim.email, victim.password, '192.0.2.77');
+    ownerAnswered = true;
+    assert.equal(owner.statusCode, 200, owner.body);
+    const answers = await Promise.all(attempts);
+    assert.ok(
+      checkedBeforeOwner <= CHECK_SLOTS_PER_KEY + CHECK_QUEUE_PER_KEY,
+      `${checkedBeforeOwner} attacking checks ran before the owner's`,
+    );
+    const shed = answers.filter((response) => response.statusCode === 429);
+    assert.ok(shed.length > answers.length / 2, `${shed.length} of ${answers.length} shed`);
+    for (const response of shed) {
+      assert.equal(response.headers['retry-after'], '2');
+      assert.equal(response.json().error, 'invalid_grant');
+    }
+  });
+
   test('10 failures from one address lock that address out of that account, with 429 + Retry-After', async () => {
     const user = await insertUser(sso.knex);
     for (let i = 0; i < PAIR_MAX; i++) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createCheckSlots } from './check-slots';
+import { createCheckSlots, SlotsFull } from './check-slots';
 
 test('no more than the limit run at once per key; the rest wait their turn and all finish', async () => {
   const slots = createCheckSlots(2);
@@ -28,4 +28,24 @@ test('different keys do not wait on each other; shared keys taken in order canno
     slots.run(['z'], async () => void order.push('z')),
   ]);
   assert.deepEqual(order.sort(), ['xy', 'yx', 'z']);
+});
+
+test('an urgent attempt goes before every waiting one; past maxWaiting the others are refused at once', async () => {
+  const slots = createCheckSlots(1, 2);
+  const order: string[] = [];
+  let release: () => void = () => undefined;
+  const running = slots.run(['account'], () => new Promise<void>((resolve) => (release = resolve)));
+  const queued = [
+    slots.run(['account'], async () => void order.push('w1')),
+    slots.run(['account'], async () => void order.push('w2')),
+  ];
+  await assert.rejects(
+    slots.run(['account'], async () => void order.push('w3')),
+    (error: unknown) => error instanceof SlotsFull && error.key === 'account',
+  );
+  const owner = slots.run(['account'], async () => void order.push('owner'), { urgent: true });
+  const urgentAgain = slots.run(['account'], async () => void order.push('owner2'), { urgent: true });
+  release();
+  await Promise.all([running, ...queued, owner, urgentAgain]);
+  assert.deepEqual(order, ['owner', 'owner2', 'w1', 'w2']);
 });

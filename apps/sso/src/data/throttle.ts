@@ -14,7 +14,8 @@
  * Only failures count, recorded after the password was checked: a correct password is never
  * refused because other attempts were in flight. Bursts are bounded instead by check slots
  * (check-slots.ts): at most a few checks of one pair, or one account, run at once per instance;
- * the others wait their turn (never refused for it), and each is gated again when its turn comes.
+ * the others wait their turn, an address without failures in the window ahead of those with
+ * some, which are refused past a short queue; each is gated again when its turn comes.
  * A refused attempt records nothing (it cannot extend a lock). Unknown accounts are counted like
  * known ones (no enumeration).
  */
@@ -99,6 +100,15 @@ export async function retryAfterSeconds(
     secondsUntilFree(counts.get(keys.pair), policy.pairMaxFailures, policy.windowSeconds, now),
     secondsUntilFree(counts.get(keys.address), policy.addressMaxFailures, policy.windowSeconds, now),
   );
+}
+
+/** Whether this address failed a password check in the window (its attempts then queue last). */
+export async function addressHasFailures(db: Knex, ip: string, policy: ThrottlePolicy): Promise<boolean> {
+  const row = await db('sso.auth_failures')
+    .first(db.raw('1 as found'))
+    .where('key', throttleKeys('', ip).address)
+    .where('at', '>', db.raw('now() - make_interval(secs => ?)', [policy.windowSeconds]));
+  return row !== undefined;
 }
 
 /** The delay before answering the `failures`-th failure of an account in the window (the first `delayAfterFailures` are free). */
