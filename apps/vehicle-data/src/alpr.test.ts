@@ -118,3 +118,71 @@ describe('alpr', () => {
     assert.match(country.errors![0]!.message, /not supported/);
   });
 });
+
+describe('alpr within bounds: picture size, time budget, queue, and the rest of vehicle-data unaffected', () => {
+  let h: Harness;
+  let alice: ReturnType<Harness['as']>;
+  before(async () => {
+    h = await startHarness('vd_alpr_bounds', {
+      VEHICLE_DATA_ALPR_QUEUE: '1',
+      VEHICLE_DATA_ALPR_TIME_BUDGET_MS: '30000',
+    });
+    alice = h.as(h.alice);
+  });
+  after(() => h.close());
+  const read = (picture: Buffer) => alice(ALPR, { picture: picture.toString('base64'), country: 'DE' });
+
+  test('a 6300×6300 striped PNG (a small file, 39.7 megapixels) is refused before it is decoded', async () => {
+    const side = 6300;
+    const stripes = Buffer.alloc(side * side);
+    for (let row = 0; row < side; row += 2) stripes.fill(255, row * side, (row + 1) * side);
+    const png = await sharp(stripes, { raw: { width: side, height: side, channels: 1 } })
+      .png()
+      .toBuffer();
+    assert.ok(png.length < 1_000_000, `${png.length} bytes`);
+    const res = await read(png);
+    assert.equal(res.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT');
+    assert.match(res.errors![0]!.message, /6300×6300 pixels \(39\.7 megapixels\): at most 24 megapixels/);
+  });
+
+  test('while pictures are read, decodeVin answers first; past the queue a picture is SUBGRAPH_BUSY', async () => {
+    const large = await sharp(await sceneImage('B-TS 3000E'))
+      .resize({ width: 5600, height: 4200, fit: 'fill' })
+      .jpeg()
+      .toBuffer();
+    const order: string[] = [];
+    const readings = [read(large), read(large), read(large)].map((answer) =>
+      answer.then((res) => {
+        order.push(res.errors?.[0]?.extensions?.code === 'SUBGRAPH_BUSY' ? 'busy' : 'alpr');
+        return res;
+      }),
+    );
+    const vin = await alice('{ decodeVin(vin: "1HGCM82633A004352") { make } }');
+    order.push('decodeVin');
+    assert.equal(vin.errors, undefined);
+    const answers = await Promise.all(readings);
+    assert.deepEqual(order.slice(0, 2), ['busy', 'decodeVin'], order.join(', '));
+    const read2 = answers.filter((res) => !res.errors);
+    assert.equal(read2.length, 2, 'one reading in a thread, one waiting: both answered');
+    for (const res of read2) assert.equal(res.data.alpr.plate.normalized, 'BTS3000E');
+    const busy = answers.find((res) => res.errors)!;
+    assert.equal(busy.errors![0]!.extensions!.retryable, true);
+  });
+});
+
+describe('alpr time budget', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness('vd_alpr_budget', { VEHICLE_DATA_ALPR_TIME_BUDGET_MS: '100' });
+  });
+  after(() => h.close());
+
+  test('a reading past its budget stops with PROCESSING_TIME_EXCEEDED, and the next reading starts afresh', async () => {
+    const picture = (await plateImage('GH-456-JK')).toString('base64');
+    for (let i = 0; i < 2; i++) {
+      const res = await h.as(h.alice)(ALPR, { picture, country: 'FR' });
+      assert.equal(res.errors?.[0]?.extensions?.code, 'PROCESSING_TIME_EXCEEDED', JSON.stringify(res.errors));
+      assert.match(res.errors![0]!.message, /longer than its 0.1 s budget/);
+    }
+  });
+});

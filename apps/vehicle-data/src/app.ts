@@ -12,7 +12,7 @@ import { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';
 import type { VehicleDataConfig } from './config';
 import { resolvers } from './resolvers/index';
 import { createLoaders, type VehicleDataLoaders } from './services';
-import { OcrPool } from './alpr/ocr';
+import { PlateReader } from './alpr/reader';
 import { dtcCatalog } from './dtc/catalog';
 import { Vpic } from './vin/vpic';
 
@@ -23,7 +23,11 @@ export async function buildApp(
   options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
   const vpic = new Vpic({ dir: config.vpicDir });
-  const ocr = new OcrPool(config.ocrWorkers);
+  const plates = new PlateReader({
+    threads: config.alprThreads,
+    queueMax: config.alprQueueMax,
+    timeBudgetMs: config.alprTimeBudgetMs,
+  });
   const codec = new CursorCodec(config.pagingSecret);
   return createSubgraphApp<VehicleDataLoaders>(
     config,
@@ -32,10 +36,10 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, vpic, ocr }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, vpic, plates }, user),
       async onStart(app) {
         app.addHook('onClose', async () => {
-          await ocr.close();
+          await plates.close();
           await vpic.close();
         });
         dtcCatalog(); // parse the shipped DTC tables (about 50 ms) before the first request

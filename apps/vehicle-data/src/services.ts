@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
-import type { OcrPool } from './alpr/ocr';
+import type { PlateReader } from './alpr/reader';
 import type { Vpic } from './vin/vpic';
 
 /** Process-wide resources, created by buildApp and closed with the app. */
@@ -9,7 +9,7 @@ export interface VehicleDataServices {
   knex: Knex;
   codec: CursorCodec;
   vpic: Vpic;
-  ocr: OcrPool;
+  plates: PlateReader;
 }
 
 /** Per-request context: the services plus the viewer (account id). */

@@ -55,9 +55,10 @@ export interface Harness extends SubgraphHarness {
   device: string;
 }
 
-export async function startHarness(label: string): Promise<Harness> {
+export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
   const h = await startSubgraphHarness(manifest, {
     label,
+    env,
     seed: async (knex, facts) => {
       await manifest.demoData!.seed(knex, { log: () => {}, progress: false, now: TEST_NOW, scale: 1 });
       await giveRealIdentities(knex, facts['fleet-core'] as FleetFacts);

@@ -2,7 +2,10 @@
  * Checks of an uploaded vehicle picture, each with a message saying what is wrong:
  *   - base64 (a data: URL prefix is accepted), not empty, at most MAX_BYTES once decoded;
  *   - type from the magic bytes: JPEG or PNG; GIF is refused as unsupported, other types named when known;
- *   - decodable by sharp (a corrupt or truncated file is refused), between MIN and MAX dimensions.
+ *   - decodable by sharp (a corrupt or truncated file is refused), between MIN and MAX dimensions
+ *     and at most MAX_PIXELS: a small file can hold a huge picture, and decoding costs by pixels.
+ * A picture over READ_PIXELS is read downscaled to it: a plate stays legible at that size, and the
+ * work of locating it no longer grows with the camera's resolution.
  */
 import sharp, { type Metadata } from 'sharp';
 import { badInput } from '@fleetgraph/paging';
@@ -10,7 +13,10 @@ import { badInput } from '@fleetgraph/paging';
 export const MAX_BYTES = 10 * 1024 * 1024;
 export const MIN_SIDE = 48;
 export const MAX_SIDE = 8000;
-const MAX_PIXELS = 40_000_000;
+/** 24 megapixels: a 6000 x 4000 photograph. */
+export const MAX_PIXELS = 24_000_000;
+/** Pictures are read at most at 3 megapixels (2048 x 1536). */
+export const READ_PIXELS = 3_145_728;
 
 export type ImageType = 'jpeg' | 'png';
 
@@ -73,6 +79,8 @@ export interface DecodedImage {
   height: number;
   /** 8-bit grayscale, EXIF orientation applied */
   gray: Buffer;
+  /** Size read / size sent (1 unless the picture was over READ_PIXELS). */
+  scale: number;
 }
 
 /** Fully decodes the image (so a truncated file fails here, not later) to grayscale pixels. */
@@ -84,7 +92,8 @@ export async function loadImage(bytes: Buffer): Promise<DecodedImage> {
     });
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
+    // The header only: its size is checked below, with a message, before anything is decoded.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw corrupt();
   }
@@ -95,14 +104,30 @@ export async function loadImage(bytes: Buffer): Promise<DecodedImage> {
       { argument: 'vehiclePicture' },
     );
   }
+  if (w * h > MAX_PIXELS) {
+    throw badInput(
+      `vehiclePicture is ${w}×${h} pixels (${((w * h) / 1e6).toFixed(1)} megapixels): at most ${MAX_PIXELS / 1e6} megapixels are accepted; send a smaller picture.`,
+      { argument: 'vehiclePicture' },
+    );
+  }
+  const scale = Math.min(1, Math.sqrt(READ_PIXELS / (w * h)));
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'truncated' })
-      .rotate()
+    let pipeline = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'truncated' }).rotate();
+    // A square box of the longest side: the same size whichever way EXIF turns the picture.
+    const side = Math.round(Math.max(w, h) * scale);
+    if (scale < 1) pipeline = pipeline.resize({ width: side, height: side, fit: 'inside' });
+    const { data, info } = await pipeline
       .flatten({ background: '#ffffff' })
       .grayscale()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { type, width: info.width, height: info.height, gray: data.subarray(0, info.width * info.height) };
+    return {
+      type,
+      width: info.width,
+      height: info.height,
+      gray: data.subarray(0, info.width * info.height),
+      scale: scale < 1 ? info.width / ((meta.orientation ?? 1) >= 5 ? h : w) : 1,
+    };
   } catch {
     throw corrupt();
   }

@@ -5,5 +5,5 @@ import type { VehicleDataLoaders } from '../services';
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 
 export const alprQueries = {
-  alpr: (_: unknown, args: AlprInput, { loaders }: Ctx) => recognizePlate(loaders, args),
+  alpr: (_: unknown, args: AlprInput, { loaders, signal }: Ctx) => recognizePlate(loaders, args, signal),
 };
