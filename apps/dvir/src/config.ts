@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { dataDir, envField, parseEnv, z } from '@fleetgraph/service-kit';
 import { loadSubgraphConfig, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
+import type { DownloadLimits } from './files/service';
 import type { S3Settings } from './files/storage';
 import { defaultLocalRoot } from './files/storage';
 
@@ -15,6 +16,11 @@ export interface DvirConfig extends SubgraphConfig {
   filesDir: string;
   /** S3-compatible storage, when DVIR_S3_BUCKET is set. */
   s3: S3Settings | undefined;
+  /**
+   * What one client address may download from /files: starts per minute (DVIR_FILES_PER_MINUTE,
+   * default 120) and downloads at once (DVIR_FILES_CONCURRENT_PER_ADDRESS, default 4).
+   */
+  downloads: DownloadLimits;
   /** Clock of URL signing (tests inject one; not from the environment). */
   clock?: () => number;
 }
@@ -35,6 +41,8 @@ export function loadDvirConfig(env: Record<string, string | undefined> = process
       DVIR_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
       DVIR_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
       DVIR_S3_FORCE_PATH_STYLE: envField.bool(true),
+      DVIR_FILES_PER_MINUTE: envField.int(120, 1),
+      DVIR_FILES_CONCURRENT_PER_ADDRESS: envField.int(4, 1),
     }),
     env,
   );
@@ -46,6 +54,10 @@ export function loadDvirConfig(env: Record<string, string | undefined> = process
       own.DVIR_FILE_URL_SECRET ??
       createHmac('sha256', base.pagingSecret).update('dvir file urls').digest('base64url'),
     filesDir: own.DVIR_FILES_DIR ?? defaultLocalRoot(dataDir),
+    downloads: {
+      perMinute: own.DVIR_FILES_PER_MINUTE,
+      concurrentPerAddress: own.DVIR_FILES_CONCURRENT_PER_ADDRESS,
+    },
     s3: own.DVIR_S3_BUCKET
       ? {
           endpoint: own.DVIR_S3_ENDPOINT,

@@ -1,5 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
 import { scratchDir } from '@fleetgraph/testing';
@@ -7,6 +11,7 @@ import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/
 import { sniffContentType } from './files/sniff';
 import { localStorage, s3Storage } from './files/storage';
 import { UrlSigner } from './files/signing';
+import { fileServiceFor } from './files/index';
 
 const ok = (res: any) => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));
@@ -193,5 +198,91 @@ describe('S3-compatible storage (s3rver)', () => {
     const res = await h.app.inject({ method: 'GET', url: `/files/${D.attachment(2)}?exp=${exp}&sig=${sig}` });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'image/png');
+  });
+});
+
+describe('downloads: streamed in bounded memory, limited per address', () => {
+  let h: DvirHarness;
+  let base: string;
+  let path: string;
+  const SIZE = 64 * 1024 * 1024;
+  before(async () => {
+    h = await startDvirHarness('dvir-files-downloads', {
+      DVIR_FILES_PER_MINUTE: '12',
+      DVIR_FILES_CONCURRENT_PER_ADDRESS: '5',
+    });
+    // A 64 MB document on attachment 3 (which has no file in the fixture).
+    const big = Buffer.alloc(SIZE, 7);
+    big.write('%PDF-1.7\n');
+    const stored = await fileServiceFor(h.config).store(big);
+    await h.knex('dvir.attachments').where('id', D.attachment(3)).update({
+      storage_key: stored.storageKey,
+      byte_size: stored.byteSize,
+      content_type: stored.contentType,
+    });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    const url = new URL(await fileUrlOf(h, D.attachment(3)));
+    path = url.pathname + url.search;
+  });
+  after(async () => h?.close());
+
+  test('five concurrent downloads of a 64 MB file never hold a copy of it in memory', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const baseline = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    let chunks = 0;
+    const download = () =>
+      new Promise<number>((resolve, reject) => {
+        get(base + path, (response) => {
+          assert.equal(response.statusCode, 200);
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (++chunks % 200 === 0) {
+              gc();
+              peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
+            }
+          });
+          response.on('end', () => resolve(received));
+          response.on('error', reject);
+        }).on('error', reject);
+      });
+    const received = await Promise.all(Array.from({ length: 5 }, download));
+    assert.deepEqual(received, Array(5).fill(SIZE));
+    assert.ok(peak < SIZE / 2, `${(peak / 1e6).toFixed(1)} MB held at the peak`);
+  });
+
+  test('past the downloads one address may run at once, or start in a minute: 429 with Retry-After', async () => {
+    const held = await Promise.all(
+      Array.from(
+        { length: 5 },
+        () =>
+          new Promise<IncomingMessage>((resolve) => {
+            get(base + path, (response) => {
+              response.pause();
+              resolve(response);
+            });
+          }),
+      ),
+    );
+    const sixth = await fetch(base + path);
+    assert.equal(sixth.status, 429);
+    assert.equal(sixth.headers.get('retry-after'), '1');
+    assert.match((await sixth.json()).error_description, /At most 5 downloads run at once per address/);
+    for (const response of held) response.destroy();
+    const small = new URL(await fileUrlOf(h, D.attachment(1)));
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i++) {
+      const res = await h.app.inject({
+        method: 'GET',
+        url: small.pathname + small.search,
+        remoteAddress: '10.9.9.9',
+      });
+      statuses.push(res.statusCode);
+    }
+    assert.deepEqual(statuses, [...Array(12).fill(200), 429], 'a fresh address starts 12 downloads a minute');
   });
 });

@@ -28,3 +28,11 @@ export {
   overloadLimitsOf,
   type OverloadLimits,
 } from './overload';
+export {
+  memoryLimiter,
+  takeFromBucket,
+  type Bucket,
+  type LimiterOptions,
+  type RateDecision,
+  type RateLimiter,
+} from './token-bucket';

@@ -3,7 +3,9 @@
  * (`<dataDir>/dvir-files`, zero setup), S3-compatible object storage when DVIR_S3_BUCKET is set.
  * Keys are opaque paths chosen by dvir (`<attachment id>/<sha256>`), never client input.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, join, resolve, sep } from 'node:path';
 import {
   CreateBucketCommand,
@@ -19,6 +21,11 @@ export interface FileStorage {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The bytes, or null when no object has that key. */
   get(key: string): Promise<Buffer | null>;
+  /**
+   * The bytes as a stream read as they are sent (a download never holds a file in memory), with
+   * their size; null when no object has that key.
+   */
+  open(key: string): Promise<{ body: Readable; byteSize: number } | null>;
   /** A presigned download URL (S3 only; local files are served by the dvir app). */
   presign?(key: string, options: { contentType: string; filename: string; ttlS: number }): Promise<string>;
 }
@@ -40,6 +47,16 @@ export function localStorage(root: string): FileStorage {
     async get(key) {
       try {
         return await readFile(path(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async open(key) {
+      const file = path(key);
+      try {
+        const { size } = await stat(file);
+        return { body: createReadStream(file), byteSize: size };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
@@ -83,6 +100,15 @@ export function s3Storage(settings: S3Settings): FileStorage {
         bucketReady = undefined;
         throw error;
       }));
+  const getObject = async (key: string) => {
+    try {
+      return await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: key }));
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchBucket') return null;
+      throw error;
+    }
+  };
   return {
     kind: 's3',
     async put(key, bytes, contentType) {
@@ -92,14 +118,12 @@ export function s3Storage(settings: S3Settings): FileStorage {
       );
     },
     async get(key) {
-      try {
-        const out = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: key }));
-        return Buffer.from(await out.Body!.transformToByteArray());
-      } catch (error) {
-        const name = (error as { name?: string }).name;
-        if (name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchBucket') return null;
-        throw error;
-      }
+      const out = await getObject(key);
+      return out ? Buffer.from(await out.Body!.transformToByteArray()) : null;
+    },
+    async open(key) {
+      const out = await getObject(key);
+      return out ? { body: out.Body as Readable, byteSize: out.ContentLength ?? 0 } : null;
     },
     async presign(key, { contentType, filename, ttlS }) {
       return getSignedUrl(

@@ -18,88 +18,21 @@
  * - Memory (no REDIS_URL): the same bucket in an LRU of at most 100 000 users (one process).
  */
 import { LRUCache } from 'lru-cache';
-import { optionalRedis } from '@fleetgraph/service-kit';
+import {
+  memoryLimiter,
+  optionalRedis,
+  type LimiterOptions,
+  type RateDecision,
+  type RateLimiter,
+} from '@fleetgraph/service-kit';
 
-export interface RateDecision {
-  allowed: boolean;
-  /** Milliseconds until the amount asked would be allowed (0 when allowed). */
-  retryAfterMs: number;
-  /** Whole tokens left in the bucket after this take. */
-  remaining: number;
-}
-
-export interface RateLimiter {
-  readonly perMinute: number;
-  readonly burst: number;
-  /** Takes `amount` tokens (default 1) from the key's bucket, or none when it holds fewer. */
-  take(key: string, amount?: number): Promise<RateDecision>;
-  /** Puts back tokens taken by a request that was refused further on (never above burst). */
-  refund(key: string, amount: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface LimiterOptions {
-  perMinute: number;
-  /** Bucket size (default perMinute). */
-  burst?: number;
-  /** Clock in ms (tests move it). */
-  now?: () => number;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-/** One step of the bucket: the same arithmetic as the Lua script below. */
-export function takeFromBucket(
-  bucket: Bucket | undefined,
-  now: number,
-  burst: number,
-  perMs: number,
-  amount = 1,
-): { bucket: Bucket; decision: RateDecision } {
-  let tokens = bucket?.tokens ?? burst;
-  let at = bucket?.at ?? now;
-  if (now > at) {
-    tokens = Math.min(burst, tokens + (now - at) * perMs);
-    at = now;
-  }
-  if (tokens >= amount) {
-    tokens -= amount;
-    return {
-      bucket: { tokens, at },
-      decision: { allowed: true, retryAfterMs: 0, remaining: Math.floor(tokens) },
-    };
-  }
-  return {
-    bucket: { tokens, at },
-    decision: { allowed: false, retryAfterMs: Math.ceil((amount - tokens) / perMs), remaining: 0 },
-  };
-}
-
-export function memoryLimiter(options: LimiterOptions): RateLimiter {
-  const burst = options.burst ?? options.perMinute;
-  const perMs = options.perMinute / 60_000;
-  const now = options.now ?? Date.now;
-  const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
-  return {
-    perMinute: options.perMinute,
-    burst,
-    async take(key, amount = 1) {
-      const step = takeFromBucket(buckets.get(key), now(), burst, perMs, amount);
-      buckets.set(key, step.bucket);
-      return step.decision;
-    },
-    async refund(key, amount) {
-      const bucket = buckets.get(key);
-      if (bucket) bucket.tokens = Math.min(burst, bucket.tokens + amount);
-    },
-    async close() {
-      buckets.clear();
-    },
-  };
-}
+export {
+  memoryLimiter,
+  takeFromBucket,
+  type LimiterOptions,
+  type RateDecision,
+  type RateLimiter,
+} from '@fleetgraph/service-kit';
 
 const LEASE_SHARE = 8;
 // Both scripts: ARGV[1..4] = burst, tokens per ms, now (ms), expiry (ms); the bucket read, refilled
