@@ -25,7 +25,10 @@ export interface BenchPlatform {
  * `env` adds to the platform's environment (e.g. RATE_LIMIT_PER_MINUTE=0 for load tests); REDIS_URL
  * is passed on when set, so a benchmark measures the Redis-backed paths too.
  */
-export async function startBenchPlatform(env: Record<string, string> = {}): Promise<BenchPlatform> {
+export async function startBenchPlatform(
+  env: Record<string, string> = {},
+  options: { processes?: boolean } = {},
+): Promise<BenchPlatform> {
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
   const ports: Record<string, number> = {};
@@ -43,6 +46,7 @@ export async function startBenchPlatform(env: Record<string, string> = {}): Prom
     },
     dataDir: dir,
     ports,
+    ...(options.processes ? { processes: true } : {}),
   });
   const token = await login(platform.urls.sso);
   return {

@@ -21,6 +21,7 @@ export function benchRedisEnv(name = 'gateway'): Record<string, string> {
   return {
     QUERY_CACHE_PREFIX: `${BENCH_REDIS_PREFIX}${name}:cache:`,
     RATE_LIMIT_PREFIX: `${BENCH_REDIS_PREFIX}${name}:ratelimit:`,
+    COST_BUDGET_PREFIX: `${BENCH_REDIS_PREFIX}${name}:budget:`,
     REVOCATION_PREFIX: `${BENCH_REDIS_PREFIX}revoked:`,
   };
 }
