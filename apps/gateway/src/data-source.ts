@@ -191,7 +191,9 @@ export class ForwardingDataSource implements GraphQLDataSource<GatewayContext> {
 
   /** The caller's answer, held for shaping to pass through when its plan allows (pass-through.ts). */
   private passing(options: ProcessOptions, answer: GatewayGraphQLResponse): GatewayGraphQLResponse {
-    if (holdForPassThrough(options.context, answer, answerTexts.get(answer)))
+    const passed = holdForPassThrough(options.context, answer, answerTexts.get(answer));
+    // Answers of the gateway's own operations (the tenant lookup) are not client answers.
+    if (passed && !(options.context as Partial<GatewayContext>).internal)
       this.options.metrics?.subgraphPassedThrough(this.options.name);
     return answer;
   }

@@ -116,7 +116,7 @@ for (const store of ['memory', 'Redis'] as const) {
 
       const hit = await post(app, { extensions: persisted(hash) });
       assert.equal(hit.status, 200, JSON.stringify(hit.body));
-      assert.deepEqual(hit.body, { data: { account: { email: EMAIL } } }, JSON.stringify(storeErrors));
+      assert.deepEqual(hit.body.data, { account: { email: EMAIL } }, JSON.stringify(storeErrors));
       assert.equal(stubs.calls(), 2, 'registered and hit requests both ran against the subgraph');
 
       if (store === 'Redis') {
@@ -140,7 +140,7 @@ for (const store of ['memory', 'Redis'] as const) {
       await post(app, { query: short, extensions: persisted(hash) });
       const hit = await get(app, { extensions: persisted(hash), variables: {} });
       assert.equal(hit.status, 200, JSON.stringify(hit.body));
-      assert.deepEqual(hit.body, { data: { account: { email: EMAIL } } }, JSON.stringify(storeErrors));
+      assert.deepEqual(hit.body.data, { account: { email: EMAIL } }, JSON.stringify(storeErrors));
     });
 
     test('a hash that is not the SHA-256 of the query is PERSISTED_QUERY_HASH_MISMATCH (400) and registers nothing', async () => {
@@ -208,7 +208,7 @@ describe('persisted query stores', () => {
     const app = await stubs.gateway({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '0' });
     const query = uniqueQuery();
     const response = await post(app, { query, extensions: persisted(sha256(query)) });
-    assert.deepEqual(response.body, { data: { account: { email: EMAIL } } });
+    assert.deepEqual(response.body.data, { account: { email: EMAIL } });
     const lookup = await post(app, { extensions: persisted(sha256(query)) });
     assert.equal(lookup.body.errors[0].extensions.code, 'PERSISTED_QUERY_NOT_FOUND');
   });

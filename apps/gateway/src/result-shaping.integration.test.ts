@@ -39,7 +39,12 @@ const passedThrough = async (app: Awaited<ReturnType<StubbedGateways['gateway']>
   ) ?? 0;
 
 test('a single-fetch answer with exactly the fields asked is sent as the subgraph wrote it', async () => {
-  const app = await stubs.gateway({ RATE_LIMIT_PER_MINUTE: '0' });
+  // No budgets: their report in extensions.cost would follow the data.
+  const app = await stubs.gateway({
+    RATE_LIMIT_PER_MINUTE: '0',
+    COST_BUDGET_PER_MINUTE: '0',
+    COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
+  });
   const token = await stubs.issuer.token({ uid: 'passing', email: 'passing@example.test' });
   const response = await app.inject({
     method: 'POST',

@@ -16,8 +16,10 @@ import { routeEverySubgraph } from './testing/subgraphs';
 
 export interface StubbedGateways {
   issuer: TestIssuer;
-  /** Calls the stub subgraph received since the last reset. */
+  /** Calls the stub subgraph received since the last reset, the gateway's tenant lookups aside. */
   calls(): number;
+  /** The gateway's lookups of a caller's organization since the last reset. */
+  tenantLookups(): number;
   resetCalls(): void;
   /** `options` adds to the build options (e.g. `now`, the clock tests move). */
   gateway(env?: Record<string, string>, options?: GatewayBuildOptions): Promise<FastifyInstance>;
@@ -27,17 +29,18 @@ export interface StubbedGateways {
 export async function stubbedGateways(): Promise<StubbedGateways> {
   const issuer = await createTestIssuer();
   let calls = 0;
+  let tenantLookups = 0;
   const stub: Server = createServer((request, response) => {
-    calls += 1;
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString() || '{}');
     const email: string | null = claims.user?.email ?? null;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const account = Buffer.concat(chunks).toString().includes('organizationId')
-        ? { organizationId: email?.split('@')[1] ?? null }
-        : { email };
+      const lookup = Buffer.concat(chunks).toString().includes('organizationId');
+      if (lookup) tenantLookups += 1;
+      else calls += 1;
+      const account = lookup ? { organizationId: email?.split('@')[1] ?? null } : { email };
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ data: { account } }));
@@ -49,8 +52,10 @@ export async function stubbedGateways(): Promise<StubbedGateways> {
   return {
     issuer,
     calls: () => calls,
+    tenantLookups: () => tenantLookups,
     resetCalls: () => {
       calls = 0;
+      tenantLookups = 0;
     },
     async gateway(env = {}, options = {}) {
       const config = loadGatewayConfig({

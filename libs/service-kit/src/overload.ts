@@ -8,7 +8,8 @@
  *   caller already being served is refused, while a caller with nothing in flight here is still
  *   served: the caller causing the load is the one that waits. The service counts as slow until a
  *   window's delay falls under half the bound, so it does not flap at the edge.
- * While overloaded, /readyz answers 503 (`load`), so a load balancer sends new work elsewhere.
+ * At its in-flight bound /readyz answers 503 (`load`), so a load balancer sends new work elsewhere;
+ * with a slow loop it answers 200 `degraded`, naming the delay.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,7 +22,7 @@ export interface OverloadLimits {
   maxEventLoopDelayMs: number;
 }
 
-export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = { maxInFlight: 128, maxEventLoopDelayMs: 200 };
+export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = { maxInFlight: 128, maxEventLoopDelayMs: 1000 };
 
 export const OVERLOAD_ENV = {
   SHED_MAX_IN_FLIGHT: envField.int(DEFAULT_OVERLOAD_LIMITS.maxInFlight, 0),
@@ -121,12 +122,13 @@ export function guardOverload(
     return undefined;
   });
 
+  // Full: not ready, new work should go elsewhere. Slow: degraded (still 200), as a slow loop is
+  // often the host's contention, which taking every instance out of the balancer would not cure.
   app.addReadinessCheck('load', async () => {
     if (full()) throw new Error(`overloaded: ${inFlight} requests in flight`);
     const measured = slowLoop();
-    if (measured !== undefined)
-      throw new Error(
-        `overloaded: event loop delay ${Math.round(measured)} ms is over ${limits.maxEventLoopDelayMs} ms`,
-      );
+    return measured === undefined
+      ? undefined
+      : `slow: event loop delay ${Math.round(measured)} ms is over ${limits.maxEventLoopDelayMs} ms`;
   });
 }

@@ -80,8 +80,9 @@ export function budgetPlugin<C extends BudgetContext>(
             contextValue.tenant = await tenants.tenantOf(contextValue.user.uid, () =>
               organizationOf(contextValue),
             );
-          if (!budget) return null;
           const cost = measured.cost + measured.introspection * introspectionRootCost;
+          // Nothing to pay for (`{ __typename }`): nothing charged, nothing reported.
+          if (!budget || cost === 0) return null;
           charged = await budget.charge(
             contextValue.user.uid,
             touchesData ? contextValue.tenant : undefined,

@@ -40,6 +40,8 @@ export type CacheLookupResult = 'hit' | 'miss' | 'bypass';
 
 interface CacheContext {
   user: UserContext;
+  /** Operations the gateway runs for itself are neither cached nor counted. */
+  internal?: boolean;
 }
 
 /** What the plugin decided for one request (kept beside its context object). */
@@ -115,7 +117,8 @@ export function responseCachePlugin<C extends CacheContext>(
         schemaDidLoadOrUpdate: () => front?.forget(),
       };
     },
-    async requestDidStart() {
+    async requestDidStart({ contextValue }) {
+      if (contextValue.internal) return {};
       let state: RequestState = { result: 'bypass' };
       let command: CacheCommand | undefined;
       let user: UserContext | undefined;

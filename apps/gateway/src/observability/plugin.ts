@@ -26,14 +26,16 @@ export function observationFor(request: FastifyRequest): Observation {
 }
 
 /** Apollo Server plugin: the resolved operation name, and every error sent, by code. */
-export function metricsPlugin<C extends { observation?: Observation }>(
+export function metricsPlugin<C extends { observation?: Observation; internal?: boolean }>(
   metrics: GatewayMetrics,
 ): ApolloServerPlugin<C> {
   return {
     async contextCreationDidFail({ error }) {
       metrics.graphqlError((error as { extensions?: { code?: unknown } }).extensions?.code);
     },
-    async requestDidStart() {
+    async requestDidStart({ contextValue }) {
+      // What the gateway asks for itself (the tenant lookup) is not the clients' traffic.
+      if (contextValue.internal) return {};
       return {
         // Known from the parsed document already, so a query that fails validation is named too.
         async validationDidStart({ document, request, contextValue }) {
