@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { getIntrospectionQuery } from 'graphql';
@@ -318,6 +318,19 @@ describe('limits are configurable', () => {
     assert.equal(body.statusCode, 413);
     assert.equal(body.json().errors[0].extensions.limit, 400);
     assert.equal(subgraphCalls, 0);
+  });
+
+  test('a request head that never ends is answered 408 within HTTP_HEADERS_TIMEOUT_MS and closed', async () => {
+    const app = await gateway({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+    });
+    socket.write('POST /graphql HTTP/1.1\r\nHost: gateway\r\nContent-Ty');
+    assert.match(await answer, /^HTTP\/1\.1 408/);
   });
 
   test('invalid limit values stop the config with the variable named', () => {

@@ -23,7 +23,7 @@ export function loadVehicleDataConfig(
       VEHICLE_DATA_VPIC_DIR: z.string().min(1).optional(),
       VEHICLE_DATA_ALPR_THREADS: z.coerce.number().int().min(1).max(8).default(1),
       VEHICLE_DATA_ALPR_QUEUE: z.coerce.number().int().min(0).default(8),
-      VEHICLE_DATA_ALPR_TIME_BUDGET_MS: z.coerce.number().int().min(100).default(8000),
+      VEHICLE_DATA_ALPR_TIME_BUDGET_MS: z.coerce.number().int().min(1).default(8000),
     }),
     env,
   );

@@ -5,10 +5,13 @@
  *   the query limits, are charged their cost and refused RATE_LIMITED once the user's budget is
  *   spent, while another organization's requests keep answering;
  * - work nobody waits for stops: when the gateway gives up on dvir (its timeout), dvir's statement
- *   is cancelled in PostgreSQL although it would otherwise wait far longer.
+ *   is cancelled in PostgreSQL although it would otherwise wait far longer;
+ * - a picture too large to decode cheaply is refused by alpr before it is decoded, while another
+ *   user's decodeVin is answered.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import sharp from 'sharp';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { injectGraphQL, postGraphQL } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
@@ -100,4 +103,40 @@ test("when the gateway gives up on a subgraph, the subgraph's statement is cance
   }
   const again = await postGraphQL(gateway, SMALL, { token });
   assert.equal(again.errors, undefined, 'dvir serves the next request');
+});
+
+test('a 6300×6300 picture is refused before it is decoded; another user is answered meanwhile', async () => {
+  const [attacker, neighbour] = await Promise.all([
+    stack.login(DEMO_EMAIL, DEMO_PASSWORD),
+    stack.login(OTHER_ORG_EMAIL, DEMO_PASSWORD),
+  ]);
+  const side = 6300;
+  const stripes = Buffer.alloc(side * side);
+  for (let row = 0; row < side; row += 2) stripes.fill(255, row * side, (row + 1) * side);
+  const picture = (
+    await sharp(stripes, { raw: { width: side, height: side, channels: 1 } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+  const [refused, vin] = await Promise.all([
+    postGraphQL(
+      gateway,
+      'query($p: String!) { alpr(vehiclePicture: $p, country: "DE") { plate { text } } }',
+      {
+        token: attacker,
+        variables: { p: picture },
+      },
+    ),
+    postGraphQL<{ decodeVin: { make: string }[] }>(
+      gateway,
+      '{ decodeVin(vin: "1HGCM82633A004352") { make } }',
+      {
+        token: neighbour,
+      },
+    ),
+  ]);
+  assert.equal(refused.errors?.[0]?.extensions?.code, 'BAD_USER_INPUT', JSON.stringify(refused.errors));
+  assert.match(refused.errors![0]!.message, /39\.7 megapixels\): at most 24 megapixels/);
+  assert.equal(vin.errors, undefined);
+  assert.equal(vin.data?.decodeVin[0]?.make, 'Honda');
 });

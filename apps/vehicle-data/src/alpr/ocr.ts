@@ -41,6 +41,11 @@ export class OcrPool {
     return this.scheduler;
   }
 
+  /** Starts the workers now rather than on the first picture. */
+  async warm(): Promise<void> {
+    await this.start();
+  }
+
   async recognize(png: Buffer): Promise<RecognizeResult['data']> {
     const scheduler = await this.start();
     return (await scheduler.addJob('recognize', png, { rotateAuto: true })).data;

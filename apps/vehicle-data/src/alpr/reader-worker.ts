@@ -1,29 +1,20 @@
 /**
- * A reader thread: reads one picture at a time (read.ts) with its own warm tesseract worker, and
- * answers the main thread. A GraphQL error (a refused picture) crosses as its message and
- * extensions; anything else as an internal failure.
+ * A reader thread: warms its own tesseract worker as it starts (then says `ready`), reads one
+ * picture at a time (read.ts) and answers the main thread. A GraphQL error (a refused picture)
+ * crosses as its message and extensions; anything else as an internal failure.
  */
 import { parentPort } from 'node:worker_threads';
 import { GraphQLError } from 'graphql';
 import { OcrPool } from './ocr';
-import { readPlate, type AlprInput } from './read';
-
-export interface ReadRequest {
-  id: number;
-  input: AlprInput;
-}
-
-export type ReadAnswer =
-  | { id: number; ok: true; reading: Awaited<ReturnType<typeof readPlate>> }
-  | {
-      id: number;
-      ok: false;
-      refused?: { message: string; extensions: Record<string, unknown> };
-      failed?: string;
-    };
+import { readPlate } from './read';
+import { READY, type ReadAnswer, type ReadRequest } from './reader-protocol';
 
 const ocr = new OcrPool(1);
 const port = parentPort!;
+void ocr.warm().then(
+  () => port.postMessage(READY),
+  () => port.postMessage(READY),
+);
 
 port.on('message', (request: ReadRequest) => {
   readPlate(ocr, request.input).then(

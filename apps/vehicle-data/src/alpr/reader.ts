@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { GraphQLError } from 'graphql';
 import { RequestAbandoned } from '@fleetgraph/db';
 import type { AlprInput, PlateReading } from './read';
-import type { ReadAnswer, ReadRequest } from './reader-worker';
+import { READY, type ReadAnswer, type ReadRequest } from './reader-protocol';
 
 export interface PlateReaderOptions {
   /** Reader threads (each reads one picture at a time). */
@@ -55,20 +55,48 @@ function startWorker(): Worker {
 
 class ReaderThread {
   private worker: Worker | undefined;
+  private warm: Promise<Worker> | undefined;
   busy = false;
   private next = 0;
 
   constructor(private readonly timeBudgetMs: number) {}
 
-  private start(): Worker {
-    this.worker ??= startWorker();
-    return this.worker;
+  /** The thread, once its OCR is warm: warming up is not part of any picture's budget. */
+  private ready(): Promise<Worker> {
+    this.warm ??= new Promise<Worker>((resolve, reject) => {
+      const worker = startWorker();
+      this.worker = worker;
+      const onReady = (message: unknown) => {
+        if (message !== READY) return;
+        worker.off('message', onReady);
+        worker.off('error', onError);
+        resolve(worker);
+      };
+      const onError = (error: Error) => {
+        this.warm = undefined;
+        this.worker = undefined;
+        reject(error);
+      };
+      worker.on('message', onReady);
+      worker.once('error', onError);
+    });
+    return this.warm;
   }
 
   /** Reads one picture; the thread is terminated when the budget passes or the caller leaves. */
-  read(job: Job): Promise<PlateReading | null> {
+  async read(job: Job): Promise<PlateReading | null> {
     this.busy = true;
-    const worker = this.start();
+    let worker: Worker;
+    try {
+      worker = await this.ready();
+    } catch (error) {
+      this.busy = false;
+      throw error;
+    }
+    if (job.signal.aborted) {
+      this.busy = false;
+      throw new RequestAbandoned();
+    }
     const id = ++this.next;
     return new Promise<PlateReading | null>((resolve, reject) => {
       const stop = (error: Error) => {
@@ -98,6 +126,7 @@ class ReaderThread {
       const onError = (error: Error) => {
         finish();
         this.worker = undefined;
+        this.warm = undefined;
         reject(error);
       };
       const finish = () => {
@@ -117,6 +146,7 @@ class ReaderThread {
   async terminate(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.warm = undefined;
     await worker?.terminate();
   }
 }
