@@ -23,7 +23,7 @@ import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
 import { formatError } from './errors';
 import { operationChecksPlugin } from './operation-checks';
-import { limitsParseOptions, queryLimitsPlugin } from './limits/plugin';
+import { limitsParseOptions, nestingPreHandler, queryLimitsPlugin } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
 import { registerExplorer } from './explorer/plugin';
 import { persistedQueries, type PersistedQueryStore } from './persisted-queries/apq';
@@ -360,7 +360,7 @@ export async function buildApp(
     method: [...GRAPHQL_METHODS],
     handler: fastifyApolloHandler(apollo, { context: withRateLimit(contextFactory(verifier), rateLimiter) }),
     onRequest: refuseContentEncoding,
-    preHandler: front.preHandler,
+    preHandler: [nestingPreHandler(config.limits), front.preHandler],
     errorHandler: refusedRequestHandler(config.maxBodyBytes),
     onSend: [legacyJsonStatus, front.onSend],
   });

@@ -1,7 +1,8 @@
 /**
  * The query limits as environment variables, one definition for the gateway and every subgraph
  * (so a direct call to a subgraph is held to the gateway's limits, configured the same way):
- * MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST.
+ * MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, MAX_INTROSPECTION_ROOTS, DEFAULT_PAGE_SIZE_FOR_COST,
+ * MAX_NESTING.
  */
 import { envField } from '@fleetgraph/service-kit';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits';
@@ -16,6 +17,7 @@ export const QUERY_LIMITS_ENV = {
   MAX_COST: envField.int(DEFAULT_QUERY_LIMITS.maxCost, 1),
   MAX_INTROSPECTION_ROOTS: envField.int(DEFAULT_QUERY_LIMITS.maxIntrospectionRoots, 1),
   DEFAULT_PAGE_SIZE_FOR_COST: envField.int(DEFAULT_QUERY_LIMITS.defaultPageSizeForCost, 0),
+  MAX_NESTING: envField.int(DEFAULT_QUERY_LIMITS.maxNesting, 1),
 };
 
 /** The limits from values parsed with QUERY_LIMITS_ENV. */
@@ -27,5 +29,6 @@ export function queryLimitsOf(parsed: Record<string, unknown>): QueryLimits {
     maxCost: parsed.MAX_COST as number,
     maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS as number,
     defaultPageSizeForCost: parsed.DEFAULT_PAGE_SIZE_FOR_COST as number,
+    maxNesting: parsed.MAX_NESTING as number,
   };
 }

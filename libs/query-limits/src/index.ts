@@ -9,3 +9,4 @@ export {
   type QueryLimits,
 } from './limits';
 export { QUERY_LIMITS_ENV, queryLimitsOf } from './env';
+export { checkSourceNesting, checkVariablesNesting, sourceNesting, valueNesting } from './nesting';

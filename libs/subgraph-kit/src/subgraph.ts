@@ -14,7 +14,13 @@ import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { DocumentNode } from 'graphql';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
-import { checkDocumentLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '@fleetgraph/query-limits';
+import {
+  checkDocumentLimits,
+  checkSourceNesting,
+  checkVariablesNesting,
+  DEFAULT_QUERY_LIMITS,
+  type QueryLimits,
+} from '@fleetgraph/query-limits';
 import {
   AuthError,
   checkScopes,
@@ -137,14 +143,21 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         return answer;
       },
     });
+    const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    // Before parsing, which recurses once per level: a query text nested too deeply.
+    scope.graphql.addHook('preParsing', async (_schema, source) => {
+      const error = checkSourceNesting(source, limits.maxNesting);
+      if (error) throw error;
+    });
     // Every request, before execution: lists over the documented maximum and strings PostgreSQL
     // cannot store are BAD_USER_INPUT rather than a database error (see input-limits.ts).
-    // The gateway's limits (depth, aliases, cost, introspection roots), then argument values.
-    const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    // The gateway's limits (nesting of the variables, depth, aliases, cost, introspection roots),
+    // then argument values.
     scope.graphql.addHook('preExecution', async (executed, document, context, variables) => {
       const values = variables as Record<string, unknown> | undefined;
       const user = (context as unknown as SubgraphContext<L>).user;
       const error =
+        checkVariablesNesting(values, limits.maxNesting) ??
         checkScopes(document, user.scopes) ??
         checkDocumentLimits({ schema: executed, document, variables: values, limits }) ??
         checkArgumentValues(document, values);
