@@ -25,5 +25,6 @@ export {
   SCOPE_NAMES,
   SCOPES,
   type GraphAccess,
+  type ScopeCaller,
   type ScopeDefinition,
 } from './scopes';

@@ -158,7 +158,7 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
       const user = (context as unknown as SubgraphContext<L>).user;
       const error =
         checkVariablesNesting(values, limits.maxNesting) ??
-        checkScopes(document, user.scopes) ??
+        checkScopes(document, user, values) ??
         checkDocumentLimits({ schema: executed, document, variables: values, limits }) ??
         checkArgumentValues(document, values);
       if (error) throw error;
