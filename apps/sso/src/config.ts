@@ -2,7 +2,7 @@
  * The SSO's environment, read once at start and validated (every problem listed at once).
  * Everything else reads the typed SsoConfig, never process.env.
  */
-import { DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
+import { DEFAULT_REVOCATION_PREFIX, MAX_ACCESS_TOKEN_TTL_S } from '@fleetgraph/auth';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import { envField, parseEnv, z } from '@fleetgraph/service-kit';
 import { DEFAULT_THROTTLE_POLICY, type ThrottlePolicy } from './data/throttle';
@@ -16,7 +16,10 @@ export interface SsoConfig {
   issuer: string;
   /** `aud` of every access token. */
   audience: string;
-  /** Access-token lifetime in seconds (spec 5.1/8: 7200). */
+  /**
+   * Access-token lifetime in seconds (spec 5.1/8: 7200), at most MAX_ACCESS_TOKEN_TTL_S (a day):
+   * the verifiers keep no revocation longer than that.
+   */
   accessTokenTtl: number;
   /** Refresh-token lifetime in seconds, renewed on every rotation. */
   refreshTokenTtl: number;
@@ -64,7 +67,7 @@ const schema = z.object({
   HOST: z.string().min(1).optional(),
   SSO_ISSUER: z.string().url().optional(),
   TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
-  ACCESS_TOKEN_TTL: envField.int(7200, 60),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(MAX_ACCESS_TOKEN_TTL_S).default(7200),
   REFRESH_TOKEN_TTL: envField.int(30 * 24 * 3600, 60),
   LOG_LEVEL: envField.logLevel(),
   DATABASE_URL: z.string().url().optional(),
