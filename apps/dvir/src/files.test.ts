@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
 import { scratchDir } from '@fleetgraph/testing';
@@ -106,6 +107,18 @@ describe('local storage: files served by the dvir app', () => {
     } finally {
       h.clock.now -= (h.config.fileUrlTtlS + 1) * 1000;
     }
+  });
+
+  test('the file-URL key is a secret of its own: a URL signed with a key derived from PAGING_SECRET is refused', async () => {
+    const id = D.attachment(1);
+    const pagingSecret = 'dvir-test-paging-secret-0123456789'; // the harness's PAGING_SECRET
+    const derived = createHmac('sha256', pagingSecret).update('dvir file urls').digest('base64url');
+    const { exp, sig } = new UrlSigner(derived, 300, () => h.clock.now).sign(id);
+    const forged = await h.app.inject({ method: 'GET', url: `/files/${id}?exp=${exp}&sig=${sig}` });
+    assert.equal(forged.statusCode, 403);
+    assert.equal(forged.json().error, 'invalid_signature');
+    const url = new URL(await fileUrlOf(h, id));
+    assert.equal((await h.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode, 200);
   });
 
   test('a valid signature for a missing file is 404', async () => {

@@ -13,6 +13,7 @@ export default defineSubgraph({
   migrations,
   schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
   dependsOn: ['fleet-core'],
+  secrets: { DVIR_FILE_URL_SECRET: 'HMAC key of the signed file URLs dvir serves' },
   loadConfig: loadDvirConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   demoData: {

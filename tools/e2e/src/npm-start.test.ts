@@ -6,14 +6,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { embeddedPasswordFile } from '@fleetgraph/db';
-import { repoRoot } from '@fleetgraph/service-kit';
+import { devSecretsFile, repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
@@ -160,6 +160,13 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
       'the socket is in the cluster folder',
     );
     const connections = await platformConnections(env.EMBEDDED_PG_PORT as string);
+    // Generated secrets live in the secrets folder, owner only; dvir's file-URL key is its own.
+    assert.equal(statSync(join(dataDir, 'secrets')).mode & 0o777, 0o700);
+    const secrets = JSON.parse(readFileSync(devSecretsFile(dataDir), 'utf8'));
+    assert.ok(secrets.declared.DVIR_FILE_URL_SECRET?.length >= 32, JSON.stringify(Object.keys(secrets)));
+    assert.ok(
+      ![secrets.pagingSecret, secrets.subgraphSecret].includes(secrets.declared.DVIR_FILE_URL_SECRET),
+    );
     // The well-known superuser password of an older start is refused over TCP.
     const wellKnown = new pg.Client(
       `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`,
