@@ -23,7 +23,7 @@ export default defineSubgraph({
   importers: {
     reports: {
       description:
-        'DVIR dataset (JSON: {templates: [...], reports: [...]}) checked with the domain rules; every problem by JSON path, nothing written on error.',
+        "DVIR dataset (JSON: {templates: [...], reports: [...]}) checked with the domain rules; every problem by JSON path, nothing written on error; --global: templates naming no organization are every organization's.",
       run: async (knex, file, context) =>
         (await import('./import/reports')).importReportsFile(knex, file, context),
     },
