@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -111,6 +112,18 @@ describe('local storage: files served by the dvir app', () => {
     } finally {
       h.clock.now -= (h.config.fileUrlTtlS + 1) * 1000;
     }
+  });
+
+  test('the file-URL key is a secret of its own: a URL signed with a key derived from PAGING_SECRET is refused', async () => {
+    const id = D.attachment(1);
+    const pagingSecret = 'dvir-test-paging-secret-0123456789'; // the harness's PAGING_SECRET
+    const derived = createHmac('sha256', pagingSecret).update('dvir file urls').digest('base64url');
+    const { exp, sig } = new UrlSigner(derived, 300, () => h.clock.now).sign(id);
+    const forged = await h.app.inject({ method: 'GET', url: `/files/${id}?exp=${exp}&sig=${sig}` });
+    assert.equal(forged.statusCode, 403);
+    assert.equal(forged.json().error, 'invalid_signature');
+    const url = new URL(await fileUrlOf(h, id));
+    assert.equal((await h.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode, 200);
   });
 
   test('a valid signature for a missing file is 404', async () => {
@@ -271,7 +284,8 @@ describe('downloads: streamed in bounded memory, limited per address', () => {
     const sixth = await fetch(base + path);
     assert.equal(sixth.status, 429);
     assert.equal(sixth.headers.get('retry-after'), '1');
-    assert.match((await sixth.json()).error_description, /At most 5 downloads run at once per address/);
+    const refusal = (await sixth.json()) as { error_description: string };
+    assert.match(refusal.error_description, /At most 5 downloads run at once per address/);
     for (const response of held) response.destroy();
     const small = new URL(await fileUrlOf(h, D.attachment(1)));
     const statuses: number[] = [];

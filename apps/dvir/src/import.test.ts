@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { scratchDir } from '@fleetgraph/testing';
 import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
 import { importReportsFile } from './import/reports';
-import { fileServiceFor } from './files/index';
 import manifest from './manifest';
 
 let h: DvirHarness;
@@ -48,12 +47,7 @@ const template = {
 
 /** The problems of an import that must be refused. */
 async function refusedImport(file: string): Promise<string[]> {
-  const out = await importReportsFile(
-    h.knex,
-    file,
-    { log: () => {}, now: new Date() },
-    fileServiceFor(h.config),
-  );
+  const out = await importReportsFile(h.knex, file, { log: () => {}, now: new Date() }, h.config);
   assert.equal(out.ok, false);
   return (out as { problems: string[] }).problems;
 }
@@ -122,12 +116,11 @@ test('a dataset is imported with the rules: defect from a DEFECT answer, later r
       { defectId: D.defect(5), by: 'MECHANIC', mechanicName: 'Garage Nord', at: '2026-03-22T10:00:00Z' },
     ],
   });
-  const files = fileServiceFor(h.config);
   const out = await importReportsFile(
     h.knex,
     file,
     { log: () => {}, now: new Date('2026-03-25T00:00:00Z') },
-    files,
+    h.config,
   );
   assert.deepEqual(out, {
     ok: true,
@@ -306,7 +299,7 @@ test('malformed JSON and shapes are reported by path', async () => {
     h.knex,
     write('shape.json', { reports: [{ vehicleId: 'x', answers: 'no' }] }),
     { log: () => {}, now: new Date() },
-    fileServiceFor(h.config),
+    h.config,
   );
   assert.equal(shape.ok, false);
   const problems = (shape as { problems: string[] }).problems;
@@ -320,11 +313,6 @@ test('malformed JSON and shapes are reported by path', async () => {
   );
   const path = join(dir, 'broken.json');
   writeFileSync(path, '{ nope');
-  const broken = await importReportsFile(
-    h.knex,
-    path,
-    { log: () => {}, now: new Date() },
-    fileServiceFor(h.config),
-  );
+  const broken = await importReportsFile(h.knex, path, { log: () => {}, now: new Date() }, h.config);
   assert.equal(broken.ok, false);
 });

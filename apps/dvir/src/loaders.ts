@@ -3,7 +3,6 @@
  * (DataLoader batches the ids a level asks for), every lookup filtered by the viewer's
  * visibility, and the nested pages (relationLoaders, made on first use).
  */
-import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { UserContext } from '@fleetgraph/auth';
@@ -17,7 +16,7 @@ import {
   uuidsOnly,
   type CursorCodec,
 } from '@fleetgraph/paging';
-import { vehicleVisibleTo, type ListScopeCache } from '@fleetgraph/visibility';
+import { fleetVisibility, type ListScopeCache } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
 import { visibleTemplateIds, whereFleetRowVisible, whereTemplateVisible } from './data/visibility';
@@ -101,20 +100,8 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       const byId = new Map(rows.map((r) => [`${r.id}:${r.version}`, r]));
       return keys.map((k) => byId.get(k.toLowerCase()) ?? null);
     }),
-  /** Vehicle ids (of `_entities` references) the viewer sees. */
-  vehicleVisible: ({ knex, viewer }: LoaderArgs) =>
-    new DataLoader<string, boolean>(async (keys) => {
-      const ids = uuidsOnly(keys.map((k) => k.toLowerCase()));
-      const seen = new Set<string>();
-      if (ids.length > 0) {
-        const rows: Array<{ id: string }> = await knex
-          .select('v.id')
-          .from(knex.raw(`unnest(${arrayParameter('uuid')}) as v(id)`, [ids]))
-          .where(vehicleVisibleTo(knex, viewer, 'v.id'));
-        for (const r of rows) seen.add(String(r.id));
-      }
-      return keys.map((k) => seen.has(k.toLowerCase()));
-    }),
+  /** Whether the viewer sees fleet-core's vehicles, drivers, groups and accounts (ids and references). */
+  fleet: ({ knex, viewer }: LoaderArgs) => fleetVisibility(knex, viewer),
   /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
   safeToDrive: ({ knex, viewer }: LoaderArgs) =>
     new DataLoader<string, boolean>(async (keys) => {

@@ -13,6 +13,7 @@ export default defineSubgraph({
   migrations,
   schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
   dependsOn: ['fleet-core'],
+  secrets: { DVIR_FILE_URL_SECRET: 'HMAC key of the signed file URLs dvir serves' },
   loadConfig: loadDvirConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   demoData: {
@@ -22,7 +23,7 @@ export default defineSubgraph({
   importers: {
     reports: {
       description:
-        'DVIR dataset (JSON: {templates: [...], reports: [...]}) checked with the domain rules; every problem by JSON path, nothing written on error.',
+        "DVIR dataset (JSON: {templates: [...], reports: [...]}) checked with the domain rules; every problem by JSON path, nothing written on error; --global: templates naming no organization are every organization's.",
       run: async (knex, file, context) =>
         (await import('./import/reports')).importReportsFile(knex, file, context),
     },

@@ -430,7 +430,9 @@ describe('statements per request', () => {
       assert.equal(data.inspectionReports.list.length, n);
       counts.push(h.statements.count);
     }
-    assert.equal(counts[0], counts[1], `statements: ${counts.join(' vs ')}`);
+    // A lookup sibling levels share (the items of answers and of defects, the fleet ids of reports
+    // and of defects) runs once for both or once per level, as their rows arrive: never per row.
+    assert.ok(counts[1]! <= counts[0]! + 2, `statements: ${counts.join(' vs ')}`);
   });
 });
 

@@ -23,7 +23,7 @@ import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
 import { formatError } from './errors';
 import { operationChecksPlugin } from './operation-checks';
-import { limitsParseOptions, queryLimitsPlugin } from './limits/plugin';
+import { limitsParseOptions, nestingPreHandler, queryLimitsPlugin } from './limits/plugin';
 import { introspectionPlugin } from './introspection/plugin';
 import { introspectionAnswersPlugin } from './introspection/answers';
 import { registerExplorer } from './explorer/plugin';
@@ -448,7 +448,7 @@ export async function buildApp(
       context: withRateLimit(contextFactory(verifier), rateLimiter),
     }),
     onRequest: refuseContentEncoding,
-    preHandler: front.preHandler,
+    preHandler: [nestingPreHandler(config.limits), front.preHandler],
     errorHandler: refusedRequestHandler(config.maxBodyBytes),
     onSend: [legacyJsonStatus, front.onSend],
   });

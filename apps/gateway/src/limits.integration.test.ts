@@ -88,6 +88,44 @@ describe('query limits with the default configuration', () => {
     assertTooComplex(await injectGraphQL(app, query, { token }), 'aliases', 30, 4 + 4 * 8);
   });
 
+  test('nesting over MAX_NESTING (64) is QUERY_TOO_COMPLEX before parsing, not a broken stack', async () => {
+    // 2,400 levels of list literal: 4,800 tokens, within MAX_TOKENS; the parser's recursion broke.
+    const list = `{ devices(ids: ${'['.repeat(2400)}${']'.repeat(2400)}) { count } }`;
+    assertTooComplex(await injectGraphQL(app, list, { token }), 'nesting', 64, 2402);
+    const object = `{ devices(ids: ${'{a:'.repeat(1500)}1${'}'.repeat(1500)}) { count } }`;
+    assertTooComplex(await injectGraphQL(app, object, { token }), 'nesting', 64, 1502);
+    const selections = `{ ${'a { '.repeat(1600)}b${' }'.repeat(1600)} }`;
+    assertTooComplex(await injectGraphQL(app, selections, { token }), 'nesting', 64, 1601);
+    // Variables too: JSON.stringify (of a cache key, of a subgraph request) recurses as well.
+    const variables = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+      },
+      payload: `{"query":"query($ids: [ID]) { devices(ids: $ids) { count } }","variables":{"ids":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+    });
+    assert.equal(variables.statusCode, 400);
+    const [error] = variables.json().errors;
+    assert.deepEqual(error.extensions, {
+      code: 'QUERY_TOO_COMPLEX',
+      rule: 'nesting',
+      limit: 64,
+      measured: 20_000,
+      variable: 'ids',
+    });
+    assert.match(error.message, /^Variable \$ids nesting is 20000, over the maximum of 64/);
+    const get = await app.inject({
+      method: 'GET',
+      url: `/graphql?query=${encodeURIComponent(list)}`,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/graphql-response+json' },
+    });
+    assert.equal(get.statusCode, 400);
+    assert.equal(get.json().errors[0].extensions.rule, 'nesting');
+  });
+
   test('tokens over MAX_TOKENS (5000) are QUERY_TOO_COMPLEX, not a parse failure', async () => {
     const query = `{ ${'__typename '.repeat(5000)}}`;
     assertTooComplex(await injectGraphQL(app, query, { token }), 'tokens', 5000, 5002);
@@ -278,8 +316,9 @@ describe('query limits with the default configuration', () => {
 });
 
 describe('limits are configurable', () => {
-  test('MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST and MAX_BODY_BYTES from the environment', async () => {
+  test('MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, MAX_NESTING and MAX_BODY_BYTES from the environment', async () => {
     const app = await gateway({
+      MAX_NESTING: '4',
       MAX_DEPTH: '3',
       MAX_ALIASES: '1',
       MAX_TOKENS: '20',
@@ -294,21 +333,15 @@ describe('limits are configurable', () => {
     assert.equal(depth.errors?.[0]?.extensions?.limit, 3);
     const aliases = await injectGraphQL(app, '{ a: __typename b: __typename }', { token });
     assert.equal(aliases.errors?.[0]?.extensions?.rule, 'aliases');
-    const tokens = await injectGraphQL(app, `{ ${'__typename '.repeat(20)}}`, { token });
-    assert.deepEqual(tokens.errors?.[0]?.extensions, {
-      code: 'QUERY_TOO_COMPLEX',
-      rule: 'tokens',
-      limit: 20,
-      measured: 22,
-    });
-    // devices' declared default page size (@paged default 50) when pageSize is absent: 1 + 50 * (list + id) = 101
-    const cost = await injectGraphQL(app, '{ devices { list { id } } }', { token });
-    assert.deepEqual(cost.errors?.[0]?.extensions, {
-      code: 'QUERY_TOO_COMPLEX',
-      rule: 'cost',
-      limit: 100,
-      measured: 101,
-    });
+    for (const [query, rule, limit, measured] of [
+      ['{ devices(ids: [[["a"]]]) { count } }', 'nesting', 4, 5],
+      [`{ ${'__typename '.repeat(20)}}`, 'tokens', 20, 22],
+      // devices' declared default page size (@paged default 50) when pageSize is absent: 1 + 50 * (list + id) = 101
+      ['{ devices { list { id } } }', 'cost', 100, 101],
+    ] as const) {
+      const refused = await injectGraphQL(app, query, { token });
+      assert.deepEqual(refused.errors?.[0]?.extensions, { code: 'QUERY_TOO_COMPLEX', rule, limit, measured });
+    }
     const body = await app.inject({
       method: 'POST',
       url: '/graphql',

@@ -15,7 +15,7 @@ import {
   type CursorCodec,
   type RelationSpec,
 } from '@fleetgraph/paging';
-import { vehicleVisibleTo } from '@fleetgraph/visibility';
+import { fleetVisibility, vehicleVisibleTo } from '@fleetgraph/visibility';
 import { upcomingForVehicle, type TemplateRule, type UpcomingItem } from './domain/upcoming';
 import {
   historySpec,
@@ -60,15 +60,9 @@ const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const }
 /**
  * Lookups by id for entity references, compiled once per process with the viewer bound as a
  * value (keyLookup): one statement text whatever the batch size, null for what the viewer does
- * not see. `vehicle` only tells whether a vehicle id is visible.
+ * not see.
  */
 const lookups = {
-  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p) =>
-    knex
-      .select('v.id')
-      .from('fleet_contract.vehicles_v1 as v')
-      .where(vehicleVisibleTo(knex, p.viewer, 'v.id')),
-  ),
   history: keyLookup<Viewer>(byId('h.id'), ['viewer'], (knex, p) =>
     knex('maintenance.history as h')
       .select(selectColumns(historySpec))
@@ -117,7 +111,8 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   });
 
   const visible = { viewer };
-  const visibleVehicle = lookups.vehicle.loader<{ id: string }>(knex, visible);
+  // Whether a vehicle id is visible (libs/visibility fleetVisibility).
+  const visibleVehicle = fleetVisibility(knex, viewer).vehicle;
   const historyById = lookups.history.loader<HistoryModel>(knex, visible);
   const thresholdById = lookups.threshold.loader<Record<string, unknown>>(knex, visible);
 

@@ -18,7 +18,6 @@ import {
   type TableSpec,
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
-import { deviceVisibleTo, driverVisibleTo, groupVisibleTo } from '@fleetgraph/visibility';
 import { statisticsLoader } from './data/statistics';
 import {
   ANOMALY_SPEC,
@@ -28,7 +27,7 @@ import {
   type TransactionRow,
 } from './data/tables';
 import { whereVisible } from './data/visibility';
-import type { ListScopeCache } from '@fleetgraph/visibility';
+import { fleetVisibility, type ListScopeCache } from '@fleetgraph/visibility';
 
 export interface MobilityServices {
   knex: Knex;
@@ -121,19 +120,6 @@ type LoaderArgs = MobilityServices & Viewer;
 
 const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
 
-/** A fleet-core entity id the viewer sees (`__resolveReference` answers null for the others). */
-const visibleAsset = (
-  view: string,
-  visibleTo: (knex: Knex, viewer: string, column: string) => Knex.Raw,
-  kind: 'uuid' | 'text',
-) =>
-  keyLookup<Viewer>(byId('v.id', kind), ['viewer'], (knex, p) =>
-    knex
-      .select('v.id')
-      .from(`fleet_contract.${view} as v`)
-      .where(visibleTo(knex, p.viewer, 'v.id')),
-  );
-
 /** A transaction or an anomaly by id when the viewer sees it (whereVisible, per row), with the selected columns. */
 const visibleRow = (spec: TableSpec) =>
   keyLookup<Viewer>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
@@ -148,9 +134,6 @@ const visibleRow = (spec: TableSpec) =>
 const lookups = {
   transaction: visibleRow(TRANSACTION_SPEC),
   anomaly: visibleRow(ANOMALY_SPEC),
-  device: visibleAsset('devices_v1', deviceVisibleTo, 'text'),
-  group: visibleAsset('groups_v1', groupVisibleTo, 'uuid'),
-  driver: visibleAsset('drivers_v1', driverVisibleTo, 'uuid'),
 };
 
 /** Anomalies and active anomalies per transaction: one statement text for any batch (any()). */
@@ -180,9 +163,8 @@ const mobilityLoaders = lazyFields<LoaderArgs>()({
   transactions: lookups.transaction.maker<TransactionRow>(),
   anomalies: lookups.anomaly.maker<AnomalyRow>(),
   anomalyCounts,
-  visibleDevice: lookups.device.maker<{ id: string }>(),
-  visibleGroup: lookups.group.maker<{ id: string }>(),
-  visibleDriver: lookups.driver.maker<{ id: string }>(),
+  /** Whether the viewer sees fleet-core's devices, vehicles, drivers, groups and accounts. */
+  fleet: ({ knex, viewer }: LoaderArgs) => fleetVisibility(knex, viewer),
   relations: ({ knex, codec, viewer }: LoaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations as Record<RelationName, RelationSpec>),
   statistics: ({ knex, now }: LoaderArgs) => statisticsLoader(knex, now),

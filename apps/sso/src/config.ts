@@ -2,7 +2,7 @@
  * The SSO's environment, read once at start and validated (every problem listed at once).
  * Everything else reads the typed SsoConfig, never process.env.
  */
-import { DEFAULT_REVOCATION_PREFIX } from '@fleetgraph/auth';
+import { DEFAULT_REVOCATION_PREFIX, MAX_ACCESS_TOKEN_TTL_S } from '@fleetgraph/auth';
 import { SERVICE_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@fleetgraph/db';
 import {
   envField,
@@ -25,7 +25,10 @@ export interface SsoConfig {
   issuer: string;
   /** `aud` of every access token. */
   audience: string;
-  /** Access-token lifetime in seconds (spec 5.1/8: 7200). */
+  /**
+   * Access-token lifetime in seconds (spec 5.1/8: 7200), at most MAX_ACCESS_TOKEN_TTL_S (a day):
+   * the verifiers keep no revocation longer than that.
+   */
   accessTokenTtl: number;
   /** Refresh-token lifetime in seconds, renewed on every rotation. */
   refreshTokenTtl: number;
@@ -73,7 +76,7 @@ const schema = z.object({
   HOST: z.string().min(1).optional(),
   SSO_ISSUER: z.string().url().optional(),
   TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
-  ACCESS_TOKEN_TTL: envField.int(7200, 60),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(MAX_ACCESS_TOKEN_TTL_S).default(7200),
   REFRESH_TOKEN_TTL: envField.int(30 * 24 * 3600, 60),
   LOG_LEVEL: envField.logLevel(),
   ...HTTP_LIMITS_ENV,

@@ -12,6 +12,7 @@ export {
 export { bearerChallenge, BEARER_REALM, type BearerChallenge } from './challenge';
 export {
   createDatabaseRevocationList,
+  MAX_ACCESS_TOKEN_TTL_S,
   REVOCATIONS_CHANNEL,
   REVOCATIONS_VIEW,
   type DatabaseRevocationList,
@@ -25,5 +26,6 @@ export {
   SCOPE_NAMES,
   SCOPES,
   type GraphAccess,
+  type ScopeCaller,
   type ScopeDefinition,
 } from './scopes';

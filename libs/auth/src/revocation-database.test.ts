@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { after, before, test } from 'node:test';
 import { createKnex, createTestDatabase, type Knex, type TestDatabase } from '@fleetgraph/db';
-import { createDatabaseRevocationList, type DatabaseRevocationList } from './revocation-database';
+import {
+  createDatabaseRevocationList,
+  MAX_ACCESS_TOKEN_TTL_S,
+  MAX_PENDING_HINTS,
+  type DatabaseRevocationList,
+} from './revocation-database';
 
 let database: TestDatabase;
 let knex: Knex;
@@ -99,4 +104,63 @@ test('a revocation is forgotten once its token has expired (injected clock)', as
   assert.equal(await list.isRevoked(jti), true);
   clock.now = T0 + 61_000;
   assert.equal(await list.isRevoked(jti), false, 'the token expired on its own');
+});
+
+/** A notification on the channel as any role of the database may send one. */
+const forge = (payload: string) => knex.raw("select pg_notify('test_revocations', ?)", [payload]);
+
+test('an announcement is only a hint: an id the view does not hold is never revoked', async () => {
+  const list = open({ now: T0 });
+  await list.synced();
+  const live = randomUUID();
+  await knex('tokens').insert({ jti: live, expires_at: new Date(exp(3600) * 1000) });
+  const unknown = randomUUID();
+  await forge(`${live} ${exp(3600)}`);
+  await forge(`${unknown} 99999999999`);
+  await forge('not-a-token-id 1');
+  // Notifications arrive, and are looked up, in the order they were sent: once a real
+  // revocation sent after the forged ones is in, the forged ones were looked at before it.
+  const real = randomUUID();
+  await revokeRow(real, 3600);
+  await eventually(() => list.isRevoked(real));
+  assert.equal(await list.isRevoked(live), false, 'a live token announced by someone else stays valid');
+  assert.equal(await list.isRevoked(unknown), false);
+});
+
+test('a revocation keeps the expiry the view gives, never the announced one, and at most a day', async () => {
+  const clock = { now: T0 };
+  const list = open(clock);
+  await list.synced();
+  const jti = randomUUID();
+  await knex('tokens').insert({ jti, expires_at: new Date(exp(60) * 1000), revoked_at: new Date(T0) });
+  await forge(`${jti} 99999999999`);
+  await eventually(() => list.isRevoked(jti));
+  clock.now = T0 + 61_000;
+  assert.equal(await list.isRevoked(jti), false, 'gone at the expiry of the row, not year 5138');
+
+  // A row claiming to outlive any token is kept no longer than the longest a token lives.
+  clock.now = T0;
+  const far = randomUUID();
+  await revokeRow(far, 100 * 365 * 86_400);
+  await eventually(() => list.isRevoked(far));
+  clock.now = T0 + (MAX_ACCESS_TOKEN_TTL_S - 1) * 1000;
+  assert.equal(await list.isRevoked(far), true);
+  clock.now = T0 + (MAX_ACCESS_TOKEN_TTL_S + 1) * 1000;
+  assert.equal(await list.isRevoked(far), false);
+});
+
+test('a flood of forged announcements adds nothing and a real revocation in it still arrives', async () => {
+  const list = open({ now: T0 });
+  await list.synced();
+  const kept = list.size();
+  await knex.raw(
+    `select pg_notify('test_revocations', gen_random_uuid()::text || ' 99999999999' || repeat('x', 7000))
+       from generate_series(1, ?)`,
+    [MAX_PENDING_HINTS + 2_000],
+  );
+  const real = randomUUID();
+  await revokeRow(real, 3600);
+  await eventually(() => list.isRevoked(real));
+  await list.confirmed();
+  assert.equal(list.size(), kept + 1, 'only the real revocation was added');
 });

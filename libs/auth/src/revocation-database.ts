@@ -7,20 +7,35 @@
  * - At start: LISTEN first, then load every unexpired revocation from the view, so nothing
  *   announced in between is missed; a restarted verifier therefore refuses what was revoked
  *   before it started.
- * - Then each announcement (`<jti> <exp>`) is added as it arrives: a revocation reaches every
- *   verifier as fast as PostgreSQL delivers a notification (milliseconds).
+ * - Then each announcement (`<jti> <exp>`) is a hint, never the truth: any role of the database
+ *   may NOTIFY on any channel (PostgreSQL has no per-channel privilege, so the channel cannot be
+ *   kept to the SSO's role), so the verifier looks the announced ids up in the view (batched: one
+ *   statement for every hint that arrived meanwhile) and adds those the SSO really revoked, with
+ *   the expiry the view gives, never the announced one. A revocation still reaches every
+ *   verifier in a notification and a lookup (milliseconds); a forged one is dropped. A flood of
+ *   hints beyond MAX_PENDING_HINTS is answered by one reload of the view instead.
  * - A lost connection is re-opened with backoff and the view loaded again (what was announced
  *   while away is in the view).
  * - isRevoked is a Map lookup (no round trip per request). It waits for the first load, so a
  *   verifier never accepts a token in the gap between its start and its first read; if that read
  *   fails, it answers from what it has (logged, retried) rather than refusing every token.
- * - Entries leave at the token's expiry (the injected clock): the list never outgrows live tokens.
+ * - Entries leave at the token's expiry (the injected clock), and never later than now plus
+ *   MAX_ACCESS_TOKEN_TTL_S (no token lives longer): the list never outgrows live tokens.
  */
 import pg from 'pg';
 import type { RevocationList } from './revocation';
 
 export const REVOCATIONS_VIEW = 'sso_contract.revoked_access_tokens_v1';
 export const REVOCATIONS_CHANNEL = 'fleetgraph_revocations';
+
+/** The longest an access token may live (the SSO's ACCESS_TOKEN_TTL is bounded by it): a day. */
+export const MAX_ACCESS_TOKEN_TTL_S = 86_400;
+
+/** Hints waiting for their lookup beyond which the view is read whole instead. */
+export const MAX_PENDING_HINTS = 10_000;
+
+/** Ids looked up in one statement. */
+const HINTS_PER_LOOKUP = 1_000;
 
 export interface DatabaseRevocationOptions {
   databaseUrl: string;
@@ -40,14 +55,20 @@ export interface DatabaseRevocationOptions {
 export interface DatabaseRevocationList extends RevocationList {
   /** Resolves once the view has been read since the last (re)connection. */
   synced(): Promise<void>;
+  /** Resolves once every announcement received so far has been looked up. */
+  confirmed(): Promise<void>;
+  /** How many revocations are kept in memory. */
+  size(): number;
 }
 
 const QUALIFIED = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
-function parseAnnouncement(payload: string | undefined): { jti: string; exp: number } | undefined {
-  const [jti, exp] = (payload ?? '').split(' ');
-  const seconds = Number(exp);
-  return jti && Number.isFinite(seconds) ? { jti, exp: seconds } : undefined;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The token id an announcement names (`<jti> <exp>`; the SSO's ids are UUIDs), if it names one. */
+function announcedJti(payload: string | undefined): string | undefined {
+  const jti = (payload ?? '').split(' ', 1)[0]!;
+  return UUID.test(jti) ? jti.toLowerCase() : undefined;
 }
 
 export function createDatabaseRevocationList(options: DatabaseRevocationOptions): DatabaseRevocationList {
@@ -66,7 +87,8 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
   let lastSweep = now();
 
   const remember = (jti: string, exp: number) => {
-    if (exp * 1000 > now()) revoked.set(jti, exp);
+    const until = Math.min(exp, now() / 1000 + MAX_ACCESS_TOKEN_TTL_S);
+    if (until * 1000 > now()) revoked.set(jti, until);
   };
   const sweep = () => {
     if (now() - lastSweep < 60_000) return;
@@ -74,16 +96,62 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
     for (const [jti, exp] of revoked) if (exp * 1000 <= now()) revoked.delete(jti);
   };
 
+  const SELECT = `select jti::text as jti, extract(epoch from expires_at)::float8 as exp from ${view}`;
+
   async function load(connection: pg.Client): Promise<void> {
     try {
-      const result = await connection.query<{ jti: string; exp: number }>(
-        `select jti::text as jti, extract(epoch from expires_at)::float8 as exp from ${view}`,
-      );
+      const result = await connection.query<{ jti: string; exp: number }>(SELECT);
       for (const row of result.rows) remember(row.jti, row.exp);
     } catch (error) {
       // The SSO's schema may not exist yet (a subgraph tested alone): announcements still arrive.
       if ((error as { code?: string }).code !== '42P01') throw error;
     }
+  }
+
+  /** Announced ids waiting to be looked up, and whether a flood asks for a reload of the view. */
+  const pending = new Set<string>();
+  let reloadWanted = false;
+  let confirming: Promise<void> | undefined;
+
+  /** The revocations the view holds for these ids (the announced expiry is never trusted). */
+  async function confirm(connection: pg.Client, ids: string[]): Promise<void> {
+    try {
+      const result = await connection.query<{ jti: string; exp: number }>(
+        `${SELECT} where jti = any($1::uuid[])`,
+        [ids],
+      );
+      for (const row of result.rows) remember(row.jti, row.exp);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P01') throw error;
+    }
+  }
+
+  /** Works through the hints, one statement per batch, until none is left. */
+  async function confirmPending(connection: pg.Client): Promise<void> {
+    while (pending.size > 0 || reloadWanted) {
+      if (reloadWanted) {
+        reloadWanted = false;
+        pending.clear();
+        await load(connection);
+      } else {
+        const ids = [...pending].slice(0, HINTS_PER_LOOKUP);
+        for (const id of ids) pending.delete(id);
+        await confirm(connection, ids);
+      }
+      options.onChange?.();
+    }
+  }
+
+  function hint(connection: pg.Client, payload: string | undefined) {
+    const jti = announcedJti(payload);
+    if (!jti || revoked.has(jti)) return;
+    if (pending.size >= MAX_PENDING_HINTS) reloadWanted = true;
+    else pending.add(jti);
+    confirming ??= confirmPending(connection)
+      .catch((error) => onError(error, 'confirm'))
+      .finally(() => {
+        confirming = undefined;
+      });
   }
 
   function scheduleReconnect() {
@@ -104,11 +172,7 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
       connectionTimeoutMillis: 5_000,
       query_timeout: 5_000,
     });
-    connection.on('notification', (message) => {
-      const announced = parseAnnouncement(message.payload);
-      if (announced) remember(announced.jti, announced.exp);
-      options.onChange?.();
-    });
+    connection.on('notification', (message) => hint(connection, message.payload));
     connection.on('error', (error) => {
       onError(error, 'listen');
       void connection.end().catch(() => {});
@@ -146,10 +210,15 @@ export function createDatabaseRevocationList(options: DatabaseRevocationOptions)
       return exp !== undefined && exp * 1000 > now();
     },
     synced: () => latest,
+    confirmed: async () => {
+      await confirming;
+    },
+    size: () => revoked.size,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
       await latest.catch(() => {});
+      await confirming;
       await client?.end().catch(() => {});
       client = undefined;
       revoked.clear();

@@ -5,8 +5,8 @@
  * exactly what the application gets.
  * - `public` (the spec's default, granted by the password grant) and `read`: everything the user
  *   can see in the graph, read-only;
- * - `profile`: the signed-in account's own profile fields (`account { id email fullName ... }`),
- *   nothing of the fleet;
+ * - `profile`: the signed-in account's own profile fields (`account { id email fullName ... }`,
+ *   `account(id:)` only with the caller's own id), nothing of the fleet and nobody else's profile;
  * - `write`: changes where the service allows them; the graph has none yet, so alone it reads
  *   nothing.
  * A token's graph access is the widest its scopes give. A request asking more is refused whole,
@@ -17,8 +17,11 @@ import {
   GraphQLError,
   Kind,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 
 export type GraphAccess = 'all' | 'profile' | 'none';
@@ -49,7 +52,8 @@ export const SCOPES: readonly ScopeDefinition[] = [
   {
     name: 'profile',
     title: 'Your profile only',
-    description: 'Your name, email address, language and time zone. Nothing of your fleet.',
+    description:
+      'Your own name, email address, language and time zone; nobody else’s profile and nothing of your fleet.',
     graph: 'profile',
   },
   {
@@ -64,7 +68,7 @@ export const SCOPES: readonly ScopeDefinition[] = [
 export const SCOPE_NAMES = SCOPES.map((scope) => scope.name);
 export const INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE';
 
-/** The account fields a `profile` token may read (through the `account` root field only). */
+/** The account fields a `profile` token may read (through the `account` root field, its own only). */
 export const PROFILE_FIELDS = new Set([
   '__typename',
   'id',
@@ -89,45 +93,94 @@ export function graphAccess(scopes: readonly string[]): GraphAccess {
 const scopesFor = (access: GraphAccess) =>
   SCOPES.filter((scope) => RANK[scope.graph] >= RANK[access]).map((scope) => scope.name);
 
-function refusal(field: string, needs: GraphAccess): GraphQLError {
+function refusal(field: string, needs: GraphAccess, what = field): GraphQLError {
   const allowed = scopesFor(needs);
-  return new GraphQLError(`${field} needs one of the scopes ${allowed.join(', ')}, which this token lacks.`, {
+  return new GraphQLError(`${what} needs one of the scopes ${allowed.join(', ')}, which this token lacks.`, {
     extensions: { code: INSUFFICIENT_SCOPE, field, scopes: allowed, http: { status: 403 } },
   });
 }
 
-/** The first field of the document a token with this access may not read, as the error to answer. */
-export function checkScopes(document: DocumentNode, scopes: readonly string[]): GraphQLError | undefined {
-  const access = graphAccess(scopes);
+/** Who is asking: a profile token reads only the account of its own `uid`. */
+export interface ScopeCaller {
+  uid: string;
+  scopes: readonly string[];
+}
+
+type Variables = Readonly<Record<string, unknown>> | null | undefined;
+
+const UNKNOWN = Symbol('unknown');
+
+/**
+ * The value an argument stands for: a literal, a variable's value, or (variable not given) its
+ * default in the operation; `unknown` when it is none of those (a list or object literal).
+ */
+function argumentValue(value: ValueNode, operation: OperationDefinitionNode, variables: Variables): unknown {
+  if (value.kind === Kind.NULL) return null;
+  if (value.kind === Kind.STRING || value.kind === Kind.INT) return value.value;
+  if (value.kind !== Kind.VARIABLE) return UNKNOWN;
+  const name = value.name.value;
+  if (variables && Object.hasOwn(variables, name)) return variables[name];
+  const definition = operation.variableDefinitions?.find((d) => d.variable.name.value === name);
+  return definition?.defaultValue ? argumentValue(definition.defaultValue, operation, variables) : null;
+}
+
+/** True when `account(...)` names no account (the caller's, by default) or the caller's own. */
+function isOwnAccount(
+  field: FieldNode,
+  operation: OperationDefinitionNode,
+  caller: ScopeCaller,
+  variables: Variables,
+) {
+  const id = field.arguments?.find((argument) => argument.name.value === 'id');
+  if (!id) return true;
+  const value = argumentValue(id.value, operation, variables);
+  return value === null || (typeof value === 'string' && value.toLowerCase() === caller.uid.toLowerCase());
+}
+
+/**
+ * The first field of the document this caller's scopes do not allow, as the error to answer. A
+ * `profile` token reads `account` (its own: no `id`, or the caller's) and PROFILE_FIELDS only.
+ */
+export function checkScopes(
+  document: DocumentNode,
+  caller: ScopeCaller,
+  variables?: Variables,
+): GraphQLError | undefined {
+  const access = graphAccess(caller.scopes);
   if (access === 'all') return undefined;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
 
   /** Fields of a selection set, fragments expanded (a fragment cycle counts once). */
-  const fieldsOf = (set: SelectionSetNode, seen = new Set<string>()) => {
-    const out: { name: string; selectionSet: SelectionSetNode | undefined }[] = [];
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD)
-        out.push({ name: selection.name.value, selectionSet: selection.selectionSet });
+  const fieldsOf = (set: SelectionSetNode | undefined, seen = new Set<string>()): FieldNode[] => {
+    const out: FieldNode[] = [];
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) out.push(selection);
       else if (selection.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(selection.selectionSet, seen));
       else if (!seen.has(selection.name.value)) {
         seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) out.push(...fieldsOf(fragment.selectionSet, seen));
+        out.push(...fieldsOf(fragments.get(selection.name.value)?.selectionSet, seen));
       }
     }
     return out;
   };
 
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const root of fieldsOf(definition.selectionSet)) {
+  for (const operation of document.definitions) {
+    if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const root of fieldsOf(operation.selectionSet)) {
+      const name = root.name.value;
       // __typename and the schema itself (introspection) are no one's data.
-      if (root.name.startsWith('__')) continue;
-      if (access === 'none' || root.name !== 'account') return refusal(root.name, 'all');
-      for (const field of fieldsOf(root.selectionSet ?? { kind: Kind.SELECTION_SET, selections: [] }))
-        if (!PROFILE_FIELDS.has(field.name)) return refusal(`account.${field.name}`, 'all');
+      if (name.startsWith('__')) continue;
+      if (access === 'none' || name !== 'account') return refusal(name, 'all');
+      if (!isOwnAccount(root, operation, caller, variables))
+        return refusal(
+          'account(id)',
+          'all',
+          'Reading an account other than the signed-in one (account(id:))',
+        );
+      for (const field of fieldsOf(root.selectionSet))
+        if (!PROFILE_FIELDS.has(field.name.value)) return refusal(`account.${field.name.value}`, 'all');
     }
   }
   return undefined;

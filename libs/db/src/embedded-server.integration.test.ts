@@ -1,18 +1,30 @@
 /**
  * The embedded server through its real binaries: it runs in a session of its own, so a Ctrl-C to
- * its starter's process group does not reach it and the starter stops it when it is done; and it
- * never outlives its starter, even one killed outright.
+ * its starter's process group does not reach it and the starter stops it when it is done; it
+ * never outlives its starter, even one killed outright; its superuser's password is random, on
+ * file for the tools, and a cluster of an older start loses the well-known one.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import pg from 'pg';
 import { freePort } from '@fleetgraph/testing';
-import { startEmbeddedPostgres } from './embedded';
-import { embeddedBinaries, serverUser } from './embedded-server';
+import { embeddedClusterDir, embeddedUrl, startEmbeddedPostgres } from './embedded';
+import { embeddedPasswordFile, WELL_KNOWN_PASSWORD } from './embedded-password';
+import { embeddedBinaries, initialiseCluster, serverUser } from './embedded-server';
+import { resolveDatabase } from './resolve';
 
 const linux = process.platform === 'linux';
 const dirs: string[] = [];
@@ -142,5 +154,88 @@ test(
 
     await database.stop();
     assert.equal(existsSync(join(dir, 'pg', 'postmaster.pid')), false, 'stop() waited for its shutdown');
+  },
+);
+
+/** The error code PostgreSQL answers a sign-in with (undefined: signed in). */
+async function signInCode(url: string): Promise<string | undefined> {
+  const client = new pg.Client(url);
+  try {
+    await client.connect();
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+test(
+  'a new cluster gets a random superuser password, on file for its owner only; the well-known one is refused over TCP',
+  { skip: !linux },
+  async () => {
+    const { dir, database } = await startedServer();
+    try {
+      const file = embeddedPasswordFile(dir);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(statSync(join(dir, 'secrets')).mode & 0o777, 0o700);
+      const password = readFileSync(file, 'utf8').trim();
+      assert.ok(password.length >= 32 && password !== WELL_KNOWN_PASSWORD);
+      const port = portOf(database.url);
+      assert.equal(
+        await signInCode(embeddedUrl(port, WELL_KNOWN_PASSWORD)),
+        '28P01',
+        'postgres/postgres over TCP',
+      );
+      assert.equal(await signInCode(embeddedUrl(port, password)), undefined, 'psql with the file works');
+      assert.equal(await signInCode(database.url), undefined);
+      // Another tool on the same data folder (the admin CLI, the importer) finds the password.
+      const found = await resolveDatabase({ dataDir: dir });
+      assert.equal(await signInCode(found.url), undefined);
+    } finally {
+      await database.stop();
+    }
+  },
+);
+
+test(
+  'a cluster an older start made with the well-known password gets a random one at its next start',
+  { skip: !linux, timeout: 60_000 },
+  async () => {
+    const dir = dataDir();
+    chmodSync(dir, 0o755); // as startEmbeddedPostgres does: the server's user enters it as root
+    await initialiseCluster({
+      clusterDir: embeddedClusterDir(dir),
+      user: await serverUser(),
+      log: () => {},
+      password: WELL_KNOWN_PASSWORD,
+    });
+    assert.equal(existsSync(embeddedPasswordFile(dir)), false);
+    const database = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+    postmasterPid(dir);
+    try {
+      const password = readFileSync(embeddedPasswordFile(dir), 'utf8').trim();
+      assert.notEqual(password, WELL_KNOWN_PASSWORD);
+      const port = portOf(database.url);
+      assert.equal(await signInCode(embeddedUrl(port, WELL_KNOWN_PASSWORD)), '28P01');
+      assert.equal(await signInCode(embeddedUrl(port, password)), undefined);
+    } finally {
+      await database.stop();
+    }
+    // An interrupted rotation (password set in the server, file still pending) is finished.
+    const password = readFileSync(embeddedPasswordFile(dir), 'utf8');
+    rmSync(embeddedPasswordFile(dir));
+    writeFileSync(`${embeddedPasswordFile(dir)}.next`, password, { mode: 0o600 });
+    const again = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
+    postmasterPid(dir);
+    try {
+      assert.equal(readFileSync(embeddedPasswordFile(dir), 'utf8'), password);
+      assert.equal(existsSync(`${embeddedPasswordFile(dir)}.next`), false);
+      assert.equal(await signInCode(again.url), undefined);
+    } finally {
+      await again.stop();
+    }
   },
 );

@@ -17,8 +17,8 @@ test('a relative folder, or one PostgreSQL would split or unquote in unix_socket
 
 test('the URL names the socket folder as its host, percent-encoded, or 127.0.0.1 without one', () => {
   assert.equal(
-    embeddedUrl(54329, '/work/app/.data/pg'),
-    'postgres://postgres:postgres@%2Fwork%2Fapp%2F.data%2Fpg:54329/postgres',
+    embeddedUrl(54329, 'pw-1', '/work/app/.data/pg'),
+    'postgres://postgres:pw-1@%2Fwork%2Fapp%2F.data%2Fpg:54329/postgres',
   );
-  assert.equal(embeddedUrl(54329), 'postgres://postgres:postgres@127.0.0.1:54329/postgres');
+  assert.equal(embeddedUrl(54329, 'a/b:c'), 'postgres://postgres:a%2Fb%3Ac@127.0.0.1:54329/postgres');
 });

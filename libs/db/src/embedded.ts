@@ -4,13 +4,15 @@
  * port (never 5432, which a machine's own server may hold), with its data kept in a git-ignored
  * folder across restarts. The platform reaches it over a Unix socket in its cluster folder where
  * the OS allows one (a statement costs less than over loopback TCP: README "Running on your own
- * PostgreSQL and Redis" has the figures), else over TCP; TCP stays open on the port for psql and
- * other tools either way.
+ * PostgreSQL and Redis" has the figures), else over TCP; TCP stays open on the port (loopback
+ * only) for psql and other tools either way. The superuser's password is random, kept in the data
+ * folder's secrets folder (embedded-password.ts).
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { userInfo } from 'node:os';
 import { initialiseCluster, serverUser, startServer } from './embedded-server';
+import { newClusterPassword, readEmbeddedPassword, rotateWellKnownPassword } from './embedded-password';
 
 export const EMBEDDED_DEFAULT_PORT = 54329;
 
@@ -21,8 +23,8 @@ export const embeddedClusterDir = (dataDir: string) => join(dataDir, 'pg');
  * The administrator URL of the embedded server on a port: over its Unix socket when it has one
  * (node-postgres reads a host that is a path, percent-encoded in the URL, as a socket folder).
  */
-export const embeddedUrl = (port: number, socketDir?: string) =>
-  `postgres://postgres:postgres@${socketDir ? encodeURIComponent(socketDir) : '127.0.0.1'}:${port}/postgres`;
+export const embeddedUrl = (port: number, password: string, socketDir?: string) =>
+  `postgres://postgres:${encodeURIComponent(password)}@${socketDir ? encodeURIComponent(socketDir) : '127.0.0.1'}:${port}/postgres`;
 
 /** The longest socket path every supported OS takes (sun_path: 104 bytes on macOS, 108 on Linux). */
 const MAX_SOCKET_PATH_BYTES = 103;
@@ -67,8 +69,10 @@ export async function startEmbeddedPostgres(options: {
     options.log?.(message);
   };
   const user = await serverUser();
+  let password = readEmbeddedPassword(options.dataDir);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    await initialiseCluster({ clusterDir: databaseDir, user, log, password: 'postgres' });
+    password = newClusterPassword(options.dataDir);
+    await initialiseCluster({ clusterDir: databaseDir, user, log, password });
   }
   const flags = [
     '-c',
@@ -86,8 +90,14 @@ export async function startEmbeddedPostgres(options: {
       );
     },
   );
+  try {
+    password ??= await rotateWellKnownPassword(options.dataDir, (p) => embeddedUrl(port, p, socketDir));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
-    url: embeddedUrl(port, socketDir),
+    url: embeddedUrl(port, password, socketDir),
     stop: server.stop,
   };
 }

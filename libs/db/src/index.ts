@@ -11,6 +11,7 @@ export {
 export { isDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS } from './availability';
 export { migrateSchema, type Migration, type Migrations } from './migrate';
 export { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, type EmbeddedDatabase } from './embedded';
+export { embeddedPasswordFile, readEmbeddedPassword } from './embedded-password';
 export { embeddedBinaries, serverUser } from './embedded-server';
 export { resolveDatabase, runningEmbeddedServer, type ResolvedDatabase } from './resolve';
 export {

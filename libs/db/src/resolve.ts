@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, embeddedClusterDir, embeddedUrl } from './embedded';
+import { requireEmbeddedPassword } from './embedded-password';
 
 export interface ResolvedDatabase {
   url: string;
@@ -23,7 +24,12 @@ export async function resolveDatabase(options: {
   const running = runningEmbeddedServer(options.dataDir);
   if (running !== undefined) {
     // Another process (`npm start`) holds the data folder: use its server, never stop it.
-    return { url: embeddedUrl(running.port, running.socketDir), embedded: true, stop: async () => {} };
+    const password = requireEmbeddedPassword(options.dataDir);
+    return {
+      url: embeddedUrl(running.port, password, running.socketDir),
+      embedded: true,
+      stop: async () => {},
+    };
   }
   const server = await startEmbeddedPostgres({
     dataDir: options.dataDir,

@@ -1,8 +1,9 @@
 /**
  * The query limits as environment variables, one definition for the gateway and every subgraph
  * (so a direct call to a subgraph is held to the gateway's limits, configured the same way):
- * MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, MAX_INTROSPECTION_ROOTS. The page size a paged field
- * is costed at when a query gives none is the field's own `@paged` default, declared in the schema.
+ * MAX_DEPTH, MAX_ALIASES, MAX_TOKENS, MAX_COST, MAX_INTROSPECTION_ROOTS, MAX_NESTING. The page size
+ * a paged field is costed at when a query gives none is the field's own `@paged` default, declared
+ * in the schema.
  */
 import { envField } from '@fleetgraph/service-kit';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits';
@@ -16,6 +17,7 @@ export const QUERY_LIMITS_ENV = {
   // 200,801) pass, as the cross-service tests ask; three nested pages of the default 50 do not.
   MAX_COST: envField.int(DEFAULT_QUERY_LIMITS.maxCost, 1),
   MAX_INTROSPECTION_ROOTS: envField.int(DEFAULT_QUERY_LIMITS.maxIntrospectionRoots, 1),
+  MAX_NESTING: envField.int(DEFAULT_QUERY_LIMITS.maxNesting, 1),
 };
 
 /** The limits from values parsed with QUERY_LIMITS_ENV. */
@@ -26,5 +28,6 @@ export function queryLimitsOf(parsed: Record<string, unknown>): QueryLimits {
     maxTokens: parsed.MAX_TOKENS as number,
     maxCost: parsed.MAX_COST as number,
     maxIntrospectionRoots: parsed.MAX_INTROSPECTION_ROOTS as number,
+    maxNesting: parsed.MAX_NESTING as number,
   };
 }

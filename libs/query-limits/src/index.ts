@@ -19,3 +19,4 @@ export {
   type FieldCost,
   type FieldCosts,
 } from './field-costs';
+export { checkSourceNesting, checkVariablesNesting, sourceNesting, valueNesting } from './nesting';

@@ -20,6 +20,11 @@ export interface QueryLimits {
   maxCost: number;
   /** `__schema`/`__type` roots per operation: each walks the whole schema. */
   maxIntrospectionRoots: number;
+  /**
+   * Deepest nesting of `{`, `[` and `(` in the query text, and of arrays and objects in a
+   * variable's JSON (nesting.ts): measured before parsing, which recurses once per level.
+   */
+  maxNesting: number;
 }
 
 /** The gateway's defaults, which the subgraphs share unless configured. */
@@ -29,6 +34,7 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxTokens: 5_000,
   maxCost: 250_000,
   maxIntrospectionRoots: 3,
+  maxNesting: 64,
 };
 
 /**
@@ -37,7 +43,7 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
  */
 export const UNDECLARED_PAGE_SIZE = 50;
 
-export type LimitRule = 'depth' | 'aliases' | 'tokens' | 'cost' | 'introspection';
+export type LimitRule = 'depth' | 'aliases' | 'tokens' | 'cost' | 'introspection' | 'nesting';
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
 
@@ -47,11 +53,18 @@ const ADVICE: Record<LimitRule, string> = {
   tokens: 'send a shorter query',
   cost: 'request smaller pages (pageSize) or fewer nested lists',
   introspection: 'introspect the schema once per request',
+  nesting: 'nest selections, lists and input objects less deeply',
 };
 
-export function queryTooComplex(rule: LimitRule, limit: number, measured: number): GraphQLError {
-  return new GraphQLError(`Query ${rule} is ${measured}, over the maximum of ${limit}: ${ADVICE[rule]}.`, {
-    extensions: { code: QUERY_TOO_COMPLEX, rule, limit, measured, http: { status: 400 } },
+export function queryTooComplex(
+  rule: LimitRule,
+  limit: number,
+  measured: number,
+  where: { variable: string } | Record<string, never> = {},
+): GraphQLError {
+  const what = 'variable' in where ? `Variable $${where.variable} ${rule}` : `Query ${rule}`;
+  return new GraphQLError(`${what} is ${measured}, over the maximum of ${limit}: ${ADVICE[rule]}.`, {
+    extensions: { code: QUERY_TOO_COMPLEX, rule, limit, measured, ...where, http: { status: 400 } },
   });
 }
 

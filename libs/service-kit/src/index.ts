@@ -12,7 +12,8 @@ export {
   type TracingOptions,
 } from './tracing';
 export { optionalRedis, type OptionalRedis } from './redis';
-export { loadDevSecrets, readDevSecrets, type DevSecrets } from './dev-secrets';
+export { loadDevSecrets, readDevSecrets, devSecretsFile, type DevSecrets } from './dev-secrets';
+export { ensureSecretsDir, readSecretFile, secretsDir, writeSecretFile } from './secret-files';
 export { SERVICE_NODE_FLAGS } from './node-flags';
 export {
   capConnectionsPerAddress,

@@ -33,3 +33,10 @@ export {
 export { runSubgraph } from './main';
 export { lazyFields, type Made, type Makers } from './lazy-fields';
 export { listFields, listProjection, objectProjection, selectedFields } from './selection';
+export {
+  visibleId,
+  visibleIdOf,
+  visibleReference,
+  type LookupOf,
+  type VisibilityLookup,
+} from './visible-ids';

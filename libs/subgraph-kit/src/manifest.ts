@@ -106,6 +106,12 @@ export interface SubgraphManifest<C extends SubgraphConfig = SubgraphConfig, F =
    * its own database role (libs/db roles.ts), so PostgreSQL itself enforces that.
    */
   contracts?: string[];
+  /**
+   * Secrets of this subgraph alone, by environment variable (`<ENV_PREFIX>_...`), with what each
+   * protects. `npm start` generates each once (its development secrets) and gives it to this
+   * subgraph only; a deployment sets them in the environment.
+   */
+  secrets?: Record<string, string>;
   /** Validates the environment (every problem listed) and returns the typed config. */
   loadConfig(env: Env): C;
   /** The Fastify app; tests call it with a throwaway database and a test key set. */
@@ -137,6 +143,11 @@ export function defineSubgraph<C extends SubgraphConfig, F = unknown>(
   for (const schema of manifest.contracts ?? [])
     if (!/^[a-z_][a-z0-9_]*$/.test(schema))
       problems.push(`contract schema "${schema}" must be a lower-case SQL identifier`);
+  for (const variable of Object.keys(manifest.secrets ?? {}))
+    if (!variable.startsWith(`${manifest.envPrefix}_`))
+      problems.push(
+        `secret ${variable} must be one of the subgraph's own variables (${manifest.envPrefix}_...)`,
+      );
   if (problems.length > 0) throw new Error(`subgraph manifest: ${problems.join('; ')}`);
   return manifest;
 }

@@ -16,6 +16,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mercurius from 'mercurius';
 import {
   checkDocumentLimits,
+  checkSourceNesting,
+  checkVariablesNesting,
   DEFAULT_QUERY_LIMITS,
   fieldCostsOf,
   type QueryLimits,
@@ -204,15 +206,22 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         return answer;
       },
     });
+    const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    // Before parsing, which recurses once per level: a query text nested too deeply.
+    scope.graphql.addHook('preParsing', async (_schema, source) => {
+      const error = checkSourceNesting(source, limits.maxNesting);
+      if (error) throw error;
+    });
     // Every request, before execution: lists over the documented maximum and strings PostgreSQL
     // cannot store are BAD_USER_INPUT rather than a database error (see input-limits.ts).
-    // The gateway's limits (depth, aliases, cost, introspection roots), then argument values.
-    const limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    // The gateway's limits (nesting of the variables, depth, aliases, cost, introspection roots),
+    // then argument values.
     scope.graphql.addHook('preExecution', async (executed, document, context, variables) => {
       const values = variables as Record<string, unknown> | undefined;
       const user = (context as unknown as SubgraphContext<L>).user;
       const error =
-        checkScopes(document, user.scopes) ??
+        checkVariablesNesting(values, limits.maxNesting) ??
+        checkScopes(document, user, values) ??
         checkDocumentLimits({ schema: executed, document, variables: values, limits, costs }) ??
         checkArgumentValues(document, values);
       if (error) throw error;

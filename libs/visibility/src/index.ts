@@ -26,3 +26,4 @@ export {
   organizationOf,
   FLEET_CONTRACT,
 } from './visibility';
+export { fleetVisibility, type FleetKind, type FleetVisibility } from './visible-ids';

@@ -32,6 +32,7 @@ import {
   visibleGroups,
   visibleVehicles,
 } from './visibility';
+import { fleetVisibility } from './visible-ids';
 
 let database: TestDatabase;
 let knex: Knex;
@@ -414,5 +415,40 @@ test('visibleInOrder newest first: both shapes page identically, and a walked pa
     assert.ok(later <= 51, `a later page: ${later}`);
   } finally {
     await trx.rollback();
+  }
+});
+
+test('fleetVisibility answers, per kind and in one statement per batch, which ids the viewer sees', async () => {
+  let statements = 0;
+  const counting = () => {
+    statements += 1;
+  };
+  knex.on('query', counting);
+  try {
+    const bob = fleetVisibility(knex, F.bob.uid);
+    const [depot, south, unknown, notUuid] = await Promise.all([
+      bob.vehicle.load(F.vehicles.depot[0].toUpperCase()),
+      bob.vehicle.load(F.vehicles.south[0]),
+      bob.vehicle.load('00000000-0000-4000-8000-00000000dead'),
+      bob.vehicle.load('not-a-uuid'),
+    ]);
+    assert.deepEqual([depot, south, unknown, notUuid], [true, false, false, false]);
+    assert.equal(statements, 1, 'one statement for the batch');
+    assert.deepEqual(
+      await Promise.all([bob.device.load(F.depotDevices[0]), bob.device.load(F.southDevices[0])]),
+      [true, false],
+    );
+    assert.deepEqual(await Promise.all([bob.group.load(F.groups.depot), bob.group.load(F.groups.south)]), [
+      true,
+      false,
+    ]);
+    assert.deepEqual(await Promise.all([bob.account.load(F.bob.uid), bob.account.load(F.carol.uid)]), [
+      true,
+      false,
+    ]);
+    const carol = fleetVisibility(knex, F.carol.uid);
+    assert.equal(await carol.vehicle.load(F.vehicles.depot[0]), false, 'another organization sees none');
+  } finally {
+    knex.removeListener('query', counting);
   }
 });

@@ -5,33 +5,19 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKnex, rolePrefix, type Knex } from '@fleetgraph/db';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { postGraphQL } from '@fleetgraph/testing';
 import { startStack, type Stack } from './stack';
 
 let stack: Stack;
-const connections: Knex[] = [];
 before(async () => {
   stack = await startStack('e2e_roles');
 });
-after(async () => {
-  for (const knex of connections) await knex.destroy();
-  await stack?.close();
-});
+after(() => stack?.close());
 
 const databaseName = () => new URL(stack.platform.databaseUrl).pathname.slice(1);
-const roleOf = (app: string) => `${rolePrefix(databaseName())}_${app.replace(/-/g, '_')}`;
-
-/** The server trusts local connections (as CI's does): a role's own session, without its password. */
-function connectAs(app: string): Knex {
-  const url = new URL(stack.platform.databaseUrl);
-  url.username = roleOf(app);
-  url.password = '';
-  const knex = createKnex({ url: url.toString(), pool: { min: 0, max: 1 } });
-  connections.push(knex);
-  return knex;
-}
+const roleOf = (app: string) => stack.roleOf(app);
+const connectAs = (app: string) => stack.connectAs(app);
 
 test('a query through the gateway is served by subgraphs connected as their own roles', async () => {
   const token = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);

@@ -2,6 +2,9 @@
  * Client mistakes and hostile requests are answered with a 4xx or a coded GraphQL error, never a
  * 500 or an INTERNAL_SERVER_ERROR: every request of tools/e2e/fixtures/hostile-requests.json goes
  * through the real gateway, signed in as the demo user. Add a case to the file when one is found.
+ * A case may name the code it must be answered with (`expect`), carry its body as JSON text
+ * (`raw`, for bodies JSON.stringify cannot write), and ask to be sent to every subgraph's port
+ * as well (`subgraphs`), where the same rule holds.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +16,10 @@ import { startStack, type Stack } from './stack';
 
 interface HostileCase {
   name: string;
-  body: unknown;
+  body?: unknown;
+  raw?: string;
+  expect?: string;
+  subgraphs?: boolean;
 }
 
 const CASES = JSON.parse(
@@ -29,21 +35,30 @@ before(async () => {
 });
 after(() => stack.close());
 
+async function assertClientError(c: HostileCase, url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...headers,
+    },
+    body: c.raw ?? JSON.stringify(c.body),
+  });
+  const text = await response.text();
+  assert.ok(response.status < 500, `${url}: HTTP ${response.status}: ${text.slice(0, 500)}`);
+  const body = JSON.parse(text) as { errors?: Array<{ extensions?: { code?: string } }> };
+  for (const error of body.errors ?? [])
+    assert.notEqual(error.extensions?.code, 'INTERNAL_SERVER_ERROR', `${url}: ${text.slice(0, 500)}`);
+  if (c.expect) assert.equal(body.errors?.[0]?.extensions?.code, c.expect, `${url}: ${text.slice(0, 500)}`);
+}
+
 for (const c of CASES) {
   test(`${c.name}: a client error, not a server error`, async () => {
-    const response = await fetch(stack.platform.urls.graphql, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json, application/json',
-      },
-      body: JSON.stringify(c.body),
-    });
-    const text = await response.text();
-    assert.ok(response.status < 500, `HTTP ${response.status}: ${text.slice(0, 500)}`);
-    const body = JSON.parse(text) as { errors?: Array<{ extensions?: { code?: string } }> };
-    for (const error of body.errors ?? [])
-      assert.notEqual(error.extensions?.code, 'INTERNAL_SERVER_ERROR', text.slice(0, 500));
+    await assertClientError(c, stack.platform.urls.graphql);
+    if (!c.subgraphs) return;
+    for (const url of Object.values(stack.platform.urls.subgraphs))
+      await assertClientError(c, url, stack.platform.subgraphHeaders);
   });
 }

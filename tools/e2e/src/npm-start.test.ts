@@ -6,13 +6,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { repoRoot } from '@fleetgraph/service-kit';
+import { embeddedPasswordFile } from '@fleetgraph/db';
+import { devSecretsFile, repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
 
@@ -116,8 +117,10 @@ async function freePorts(): Promise<Record<string, string>> {
  * address for a Unix socket), read over TCP as psql on the printed port would.
  */
 async function platformConnections(pgPort: string): Promise<{ socket: number; tcp: number }> {
+  // As the README tells a user to connect: the superuser's password from its file.
+  const password = readFileSync(embeddedPasswordFile(dataDir), 'utf8').trim();
   const client = new pg.Client({
-    connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
+    connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/postgres`,
   });
   await client.connect();
   try {
@@ -157,6 +160,19 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
       'the socket is in the cluster folder',
     );
     const connections = await platformConnections(env.EMBEDDED_PG_PORT as string);
+    // Generated secrets live in the secrets folder, owner only; dvir's file-URL key is its own.
+    assert.equal(statSync(join(dataDir, 'secrets')).mode & 0o777, 0o700);
+    const secrets = JSON.parse(readFileSync(devSecretsFile(dataDir), 'utf8'));
+    assert.ok(secrets.declared.DVIR_FILE_URL_SECRET?.length >= 32, JSON.stringify(Object.keys(secrets)));
+    assert.ok(
+      ![secrets.pagingSecret, secrets.subgraphSecret].includes(secrets.declared.DVIR_FILE_URL_SECRET),
+    );
+    // The well-known superuser password of an older start is refused over TCP.
+    const wellKnown = new pg.Client(
+      `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`,
+    );
+    await assert.rejects(wellKnown.connect(), (error: { code?: string }) => error.code === '28P01');
+    await wellKnown.end().catch(() => {});
     assert.ok(connections.socket > 0, JSON.stringify(connections));
     assert.equal(connections.tcp, 0, JSON.stringify(connections));
     // The admin CLI, as documented, works against the running platform's embedded database.

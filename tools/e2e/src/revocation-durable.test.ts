@@ -129,3 +129,27 @@ test('the admin CLI deleting an application reaches the gateway and the subgraph
   await runAdminCommand(stack.knex, ['app', 'delete', '--client-id', clientId!]);
   assert.ok(await refusedEverywhere(session.body.access_token!));
 });
+
+const jtiOf = (token: string) =>
+  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string }).jti;
+
+test('a notification forged by another app’s database role revokes nothing', async () => {
+  const victim = await login(DEMO_EMAIL);
+  await assertServed(victim.access_token!, DEMO_EMAIL);
+  // vehicle-data's role cannot read the SSO's schema, but PostgreSQL lets any role NOTIFY on any
+  // channel: it announces the victim's live token, and 2,000 made-up ids expiring in year 5138.
+  const intruder = stack.connectAs('vehicle-data');
+  await assert.rejects(intruder.raw('select count(*) from sso.access_tokens'), /permission denied/);
+  await intruder.raw("select pg_notify('fleetgraph_revocations', ?)", [
+    `${jtiOf(victim.access_token!)} 99999999999`,
+  ]);
+  await intruder.raw(
+    "select pg_notify('fleetgraph_revocations', gen_random_uuid()::text || ' 99999999999 ' || repeat('x', 7000)) from generate_series(1, 2000)",
+  );
+  // A real revocation made after them: the verifiers take notifications in order, so once it is
+  // in force everywhere the forged ones have been looked up too.
+  const revoked = await login(DEMO_EMAIL);
+  assert.equal((await tokenEndpoint('/oauth/revoke', { token: revoked.access_token! })).status, 200);
+  assert.ok(await refusedEverywhere(revoked.access_token!), 'the real revocation is in force');
+  await assertServed(victim.access_token!, DEMO_EMAIL);
+});

@@ -1,6 +1,6 @@
 /** Boots the real platform (SSO, subgraphs, gateway) on free ports against a throwaway database. */
 import { rmSync } from 'node:fs';
-import { createKnex, createTestDatabase, dropAppRoles, type Knex } from '@fleetgraph/db';
+import { createKnex, createTestDatabase, dropAppRoles, rolePrefix, type Knex } from '@fleetgraph/db';
 import { deleteRedisKeys, freePort, scratchDir } from '@fleetgraph/testing';
 import { startPlatform, type Platform } from '@fleetgraph/start';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
@@ -13,6 +13,13 @@ export interface Stack {
   /** Stops every service and starts the platform again on the same database and ports. */
   restart(): Promise<void>;
   login(email: string, password: string): Promise<string>;
+  /** The database role an app connects as (DATABASE_ROLES=auto). */
+  roleOf(app: string): string;
+  /**
+   * A connection as an app's own role, without its password: the test server trusts local
+   * connections (as CI's does). Closed with the stack.
+   */
+  connectAs(app: string): Knex;
   /**
    * The environment of another gateway on this platform (its SSO, subgraphs and shared secret), as
    * the platform configures its own, with `extra` on top: for loadGatewayConfig in a test.
@@ -79,6 +86,8 @@ export async function startStack(
   };
   let platform = await startOnFreePorts(names, startOn);
   const knex = createKnex({ url: database.url });
+  const roleConnections: Knex[] = [];
+  const roleOf = (app: string) => `${rolePrefix(database.name)}_${app.replace(/-/g, '_')}`;
   return {
     get platform() {
       return platform;
@@ -100,6 +109,15 @@ export async function startStack(
       if (!body.access_token) throw new Error(`login of ${email} failed: ${JSON.stringify(body)}`);
       return body.access_token;
     },
+    roleOf,
+    connectAs(app) {
+      const url = new URL(platform.databaseUrl);
+      url.username = roleOf(app);
+      url.password = '';
+      const connection = createKnex({ url: url.toString(), pool: { min: 0, max: 1 } });
+      roleConnections.push(connection);
+      return connection;
+    },
     gatewayEnv(extra = {}) {
       return {
         LOG_LEVEL: 'silent',
@@ -113,6 +131,7 @@ export async function startStack(
       };
     },
     async close() {
+      for (const connection of roleConnections) await connection.destroy();
       await knex.destroy();
       await platform.close();
       await database.drop();

@@ -115,7 +115,10 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
 
   try {
     const gatewayUrl = `http://localhost:${context.portOf('gateway', 4000)}`;
-    const secrets = loadDevSecrets(options.dataDir);
+    const secrets = loadDevSecrets(
+      options.dataDir,
+      units.flatMap((unit) => Object.keys(unit.manifest.secrets ?? {})),
+    );
     const explorerEnv = explorerEnvironment(env, secrets, gatewayUrl);
     const seeded = await prepareDatabase(database.url, units, explorerEnv, options.seed !== false, log);
     // Each app connects as its own role (DATABASE_ROLES); migrations and demo data ran as admin.
@@ -141,7 +144,8 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     services.push(await startSso(context, withDatabase('sso', ssoEnv)));
     const subgraphUrls: Record<string, string> = {};
     for (const unit of units) {
-      services.push(await startSubgraph(context, withDatabase(unit.manifest.name, shared), unit));
+      const own = { ...shared, ...ownSecrets(unit, env, secrets) };
+      services.push(await startSubgraph(context, withDatabase(unit.manifest.name, own), unit));
       subgraphUrls[unit.manifest.name] =
         `http://${host}:${context.portOf(unit.manifest.name, unit.manifest.port)}/graphql`;
     }
@@ -168,6 +172,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     await close().catch(() => {});
     throw error;
   }
+}
+
+/** The secrets a subgraph declares for itself: the environment's, else the generated ones. */
+function ownSecrets(unit: SubgraphUnit, env: Env, secrets: ReturnType<typeof loadDevSecrets>): Env {
+  return Object.fromEntries(
+    Object.keys(unit.manifest.secrets ?? {}).map((name) => [name, env[name] ?? secrets.declared[name]]),
+  );
 }
 
 /**

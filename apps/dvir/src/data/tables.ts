@@ -88,6 +88,7 @@ export const reports: TableSpec = {
     vehicle: ['vehicleId'],
     driver: ['driverId'],
     inspectionTemplate: ['inspectionTemplateId', 'templateVersion'],
+    inspectionTemplateId: ['inspectionTemplateId', 'templateVersion'],
     inspectionAnswers: [],
     defects: [],
     attachments: [],
@@ -182,6 +183,7 @@ export const attachments: TableSpec = {
   },
   order: { columns: ['at.created_at', 'at.id'], fields: ['createdAt', 'id'] },
   fieldNeeds: {
+    attachableId: ['attachableId', 'attachableType'],
     fileAttached: ['storageKey', 'byteSize'],
     fileUrl: ['storageKey', 'filename', 'contentType'],
   },

@@ -1,8 +1,9 @@
 /**
  * `npm run import -- dvir reports <file.json>`: a DVIR dataset
  *
- *   { "templates": [{ id, version, name, groupId?, defaultLanguage?, translations?, vehicleType?,
- *                     signatureRequired?, createdAt?, items: [{ id?, orderPosition, category, name, ... }] }],
+ *   { "templates": [{ id, version, name, groupId? | organizationId?, defaultLanguage?, translations?,
+ *                     vehicleType?, signatureRequired?, createdAt?,
+ *                     items: [{ id?, orderPosition, category, name, ... }] }],
  *     "reports":   [{ id?, vehicleId, driverId?, templateId, templateVersion, inspectionType,
  *                     workflowStatus, startedAt, completedAt?, driverSignatureDate?, odometer?,
  *                     fuelLevel?, location?: { lat, lng, address }, attachments?: [file],
@@ -10,6 +11,13 @@
  *     "resolutions": [{ answerId | defectId, by: USER | MECHANIC, userId?, mechanicName?, at,
  *                       status?: RESOLVED | NOT_NEEDING_REPAIR }] }
  *   file = { kind, filename, base64 } | { kind, filename, path (relative to the JSON file) }
+ *
+ * A template belongs to the organization of its group (groupId), or to the one it names
+ * (organizationId: visible to that whole organization). A template of no organization is visible
+ * to every organization: it is only imported when asked on purpose, with `"organizationId": null`
+ * in the file or `--global` on the command line; a template naming neither is refused.
+ * Files are read as import/files.ts says: inside the dataset's folder only, at most
+ * DVIR_MAX_ATTACHMENT_BYTES each.
  *
  * checked with the domain rules (src/domain/rules.ts) and against fleet-core's contract (the
  * vehicle, driver and user exist, in one organization). Every problem is listed by JSON path;
@@ -22,8 +30,9 @@ import { dirname, resolve } from 'node:path';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
-import { loadDvirConfig } from '../config';
+import { loadDvirConfig, type DvirConfig } from '../config';
 import { fileServiceFor } from '../files/index';
+import { readDatasetFile } from './files';
 import {
   buildReport,
   checkTemplate,
@@ -64,6 +73,8 @@ const Dataset = z.object({
         name: z.string(),
         description: z.string().nullish(),
         groupId: uuid.nullish(),
+        /** Absent: named by the group, else refused; null: every organization's (stated on purpose). */
+        organizationId: uuid.nullish(),
         active: z.boolean().optional(),
         vehicleType: z.string().optional(),
         signatureRequired: z.boolean().optional(),
@@ -135,11 +146,14 @@ const Dataset = z.object({
 const pathOf = (path: PropertyKey[]) =>
   '$' + path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
 
+/** What an import of a dataset file reads from dvir's configuration. */
+export type ImportConfig = Parameters<typeof fileServiceFor>[0] & Pick<DvirConfig, 'maxAttachmentBytes'>;
+
 export async function importReportsFile(
   knex: Knex,
   filePath: string,
-  context: { log(line: string): void; now: Date },
-  files: FileStore = fileServiceFor(loadDvirConfig(process.env)),
+  context: { log(line: string): void; now: Date; options?: Record<string, string> },
+  config: ImportConfig = loadDvirConfig(process.env),
 ): Promise<ImportOutcome> {
   let json: unknown;
   try {
@@ -147,11 +161,25 @@ export async function importReportsFile(
   } catch (error) {
     return { ok: false, problems: [`$: not readable JSON (${(error as Error).message})`] };
   }
-  return importReports(knex, json, { ...context, baseDir: dirname(resolve(filePath)) }, files);
+  const importContext: ImportContext = {
+    ...context,
+    baseDir: dirname(resolve(filePath)),
+    maxAttachmentBytes: config.maxAttachmentBytes,
+    global: context.options?.global === 'true',
+  };
+  return importReports(knex, json, importContext, fileServiceFor(config));
 }
 
 type Data = z.infer<typeof Dataset>;
-type ImportContext = { log(line: string): void; now: Date; baseDir?: string };
+interface ImportContext {
+  log(line: string): void;
+  now: Date;
+  /** The dataset's folder, where its file paths are read; none: inline (base64) files only. */
+  baseDir?: string;
+  maxAttachmentBytes: number;
+  /** `--global`: templates naming no organization are every organization's. */
+  global?: boolean;
+}
 /** Every problem of the file, by JSON path; nothing is written unless it stays empty. */
 type Problems = string[];
 
@@ -162,6 +190,8 @@ interface FleetFacts {
   drivers: Map<string, string>;
   users: Map<string, string>;
   groups: Map<string, string>;
+  /** The organizations templates name that exist (they have a group or an account). */
+  organizations: Set<string>;
 }
 
 const distinct = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
@@ -203,15 +233,63 @@ async function fleetFactsOf(knex: Knex, data: Data): Promise<FleetFacts> {
       'fleet_contract.groups_v1',
       distinct(data.templates.flatMap((t) => (t.groupId ? [t.groupId] : []))),
     ),
+    organizations: await existingOrganizations(
+      knex,
+      distinct(data.templates.flatMap((t) => (t.organizationId ? [t.organizationId] : []))),
+    ),
   };
+}
+
+/** Which of these organizations exist in fleet-core's contract (one of their groups or accounts). */
+async function existingOrganizations(knex: Knex, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await knex
+    .select('organization_id')
+    .from('fleet_contract.groups_v1')
+    .whereIn('organization_id', ids)
+    .union((u) =>
+      u.select('organization_id').from('fleet_contract.accounts_v1').whereIn('organization_id', ids),
+    );
+  return new Set(rows.map((row: { organization_id: string }) => String(row.organization_id)));
+}
+
+/**
+ * The organization a template of the file belongs to: its group's, or the one it names; null
+ * (every organization's) only when stated (`"organizationId": null`) or asked (`--global`).
+ */
+function templateOrganization(
+  t: Data['templates'][number],
+  facts: Pick<FleetFacts, 'groups' | 'organizations'>,
+  global: boolean,
+  path: string,
+  problems: Problems,
+): string | null {
+  const named = t.organizationId?.toLowerCase();
+  if (t.groupId) {
+    const ofGroup = facts.groups.get(t.groupId.toLowerCase());
+    if (!ofGroup) problems.push(`${path}.groupId: no group ${t.groupId}`);
+    else if (named && named !== ofGroup)
+      problems.push(`${path}.organizationId: group ${t.groupId} belongs to another organization`);
+    return ofGroup ?? null;
+  }
+  if (named) {
+    if (!facts.organizations.has(named)) problems.push(`${path}.organizationId: no organization ${named}`);
+    return named;
+  }
+  if (t.organizationId === undefined && !global)
+    problems.push(
+      `${path}: names no organization, so every organization would see it: give groupId or organizationId, ` +
+        'or state "organizationId": null (or import with --global) for a template of every organization',
+    );
+  return null;
 }
 
 /** The templates of the file, checked: each must be a new version and valid. */
 async function fileTemplates(
   knex: Knex,
   data: Data,
-  groups: Map<string, string>,
-  now: Date,
+  facts: FleetFacts,
+  context: ImportContext,
   problems: Problems,
 ): Promise<TemplateInput[]> {
   const existingVersions = new Set(
@@ -227,14 +305,12 @@ async function fileTemplates(
   const seen = new Set<string>();
   return data.templates.map((t, i) => {
     const path = `$.templates[${i}]`;
-    const organizationId = t.groupId ? groups.get(t.groupId.toLowerCase()) : undefined;
-    if (t.groupId && !organizationId) problems.push(`${path}.groupId: no group ${t.groupId}`);
     const input: TemplateInput = {
       ...t,
       id: t.id.toLowerCase(),
       groupId: t.groupId?.toLowerCase() ?? null,
-      organizationId: organizationId ?? null,
-      createdAt: t.createdAt ?? now,
+      organizationId: templateOrganization(t, facts, context.global === true, path, problems),
+      createdAt: t.createdAt ?? context.now,
       items: t.items.map((item) => ({ ...item, id: item.id?.toLowerCase() ?? randomUUID() })),
     };
     problems.push(...checkTemplate(input, path));
@@ -306,30 +382,21 @@ async function templatesByVersion(
   return templates;
 }
 
-/** Reads a file of the dataset (inline base64, or a path beside the JSON file). */
-function fileLoader(baseDir: string | undefined, problems: Problems) {
+/** Reads a file of the dataset (import/files.ts: inline base64, or a path inside its folder). */
+function fileLoader(context: ImportContext, problems: Problems) {
+  const rules = { baseDir: context.baseDir, maxBytes: context.maxAttachmentBytes };
   return async (f: z.infer<typeof file>, path: string): Promise<FileInput | undefined> => {
-    try {
-      const bytes =
-        f.base64 !== undefined
-          ? Buffer.from(f.base64, 'base64')
-          : await readFile(resolve(baseDir ?? '.', f.path!));
-      if (bytes.byteLength === 0) {
-        problems.push(`${path}: the file is empty`);
-        return undefined;
-      }
-      return {
-        id: f.id?.toLowerCase() ?? randomUUID(),
-        kind: f.kind,
-        filename: f.filename,
-        bytes: new Uint8Array(bytes),
-      };
-    } catch (error) {
-      problems.push(
-        `${path}.path: cannot read ${f.path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
+    const outcome = await readDatasetFile(f, rules);
+    if ('problem' in outcome) {
+      problems.push(`${path}${outcome.problem}`);
       return undefined;
     }
+    return {
+      id: f.id?.toLowerCase() ?? randomUUID(),
+      kind: f.kind,
+      filename: f.filename,
+      bytes: outcome.bytes,
+    };
   };
 }
 
@@ -569,15 +636,9 @@ export async function importReports(
   const data = parsed.data;
   const problems: Problems = [];
   const facts = await fleetFactsOf(knex, data);
-  const newTemplates = await fileTemplates(knex, data, facts.groups, context.now, problems);
+  const newTemplates = await fileTemplates(knex, data, facts, context, problems);
   const templates = await templatesByVersion(knex, data, newTemplates);
-  const reports = await buildFileReports(
-    data,
-    facts,
-    templates,
-    fileLoader(context.baseDir, problems),
-    problems,
-  );
+  const reports = await buildFileReports(data, facts, templates, fileLoader(context, problems), problems);
   const stored = await storedDefects(knex, data, facts.vehicleIds);
   const existingDefects = new Map(stored.map((d) => [String(d.id), d]));
   const changed = applyFileResolutions(data, reports, existingDefects, facts.users, problems);

@@ -51,6 +51,3 @@ export const relationPage =
       ...(language ? { mark: localeMark(language) } : {}),
     });
   };
-
-export const reference = (typename: string, id: unknown) =>
-  id == null ? null : { __typename: typename, id: String(id) };

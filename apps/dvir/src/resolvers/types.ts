@@ -1,12 +1,42 @@
-/** Field resolvers of the dvir types: localized labels, references to fleet-core, nested pages. */
+/**
+ * Field resolvers of the dvir types: localized labels, references to fleet-core, nested pages.
+ * Ids are data (subgraph-kit visible-ids.ts): every `...Id` field, and every reference to a
+ * fleet-core entity, is null when the caller does not see the object it names.
+ */
 import type { GraphQLResolveInfo } from 'graphql';
+import { visibleId, visibleReference, type LookupOf } from '@fleetgraph/subgraph-kit';
 import { CATEGORY_LABELS, RESULT_LABELS, tableLabel, translated } from '../domain/labels';
-import { reference, relationPage, type Ctx, type Row } from './common';
+import { relationPage, type Ctx, type Row } from './common';
 
 const withParentLocale = (row: Row | null, locale: unknown) =>
   row && locale ? { ...row, __locale: locale } : row;
 
+/** Who says whether the object an id names is visible: fleet-core's contract or dvir's lookups. */
+const seen = {
+  vehicle: ((c) => c.loaders.fleet.vehicle) as LookupOf<Ctx>,
+  driver: ((c) => c.loaders.fleet.driver) as LookupOf<Ctx>,
+  group: ((c) => c.loaders.fleet.group) as LookupOf<Ctx>,
+  account: ((c) => c.loaders.fleet.account) as LookupOf<Ctx>,
+  report: ((c) => c.loaders.report) as LookupOf<Ctx>,
+  answer: ((c) => c.loaders.answer) as LookupOf<Ctx>,
+  item: ((c) => c.loaders.item) as LookupOf<Ctx>,
+  template: ((c) => c.loaders.template) as LookupOf<Ctx>,
+};
+
+/** The one template version a report was taken against, when visible. */
+const reportTemplate: LookupOf<Ctx> = (c, r) => ({
+  load: () => c.loaders.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
+});
+
+/** An attachment's owner, by its type. */
+const ATTACHABLE: Record<string, LookupOf<Ctx>> = {
+  InspectionReport: seen.report,
+  InspectionAnswer: seen.answer,
+  Defect: (c) => c.loaders.defect,
+};
+
 export const InspectionTemplate = {
+  groupId: visibleId('groupId', seen.group),
   name: (t: Row) => translated(t.translations, 'name', t.__locale, t.baseName),
   description: (t: Row) => translated(t.translations, 'description', t.__locale, t.baseDescription),
   inspectionItems: async (t: Row, args: Record<string, unknown>, ctx: Ctx, info: GraphQLResolveInfo) => {
@@ -17,12 +47,15 @@ export const InspectionTemplate = {
 };
 
 export const InspectionItem = {
+  inspectionTemplateId: visibleId('inspectionTemplateId', seen.template),
   name: (i: Row) => translated(i.translations, 'name', i.__locale, i.baseName),
   description: (i: Row) => translated(i.translations, 'description', i.__locale, i.baseDescription),
   categoryLabel: (i: Row) => tableLabel(CATEGORY_LABELS, i.category, i.__locale, i.defaultLanguage ?? 'EN'),
 };
 
 export const InspectionAnswer = {
+  inspectionReportId: visibleId('inspectionReportId', seen.report),
+  inspectionItemId: visibleId('inspectionItemId', seen.item),
   resultLabel: (a: Row) => tableLabel(RESULT_LABELS, a.result, a.__locale, a.language),
   itemName: (a: Row) => translated(a.itemTranslations, 'name', a.__locale, a.baseItemName),
   itemDescription: (a: Row) =>
@@ -32,8 +65,12 @@ export const InspectionAnswer = {
 };
 
 export const InspectionReport = {
-  vehicle: (r: Row) => reference('Vehicle', r.vehicleId),
-  driver: (r: Row) => reference('Driver', r.driverId),
+  groupId: visibleId('groupId', seen.group),
+  vehicleId: visibleId('vehicleId', seen.vehicle),
+  vehicle: visibleReference('Vehicle', 'vehicleId', seen.vehicle),
+  driverId: visibleId('driverId', seen.driver),
+  driver: visibleReference('Driver', 'driverId', seen.driver),
+  inspectionTemplateId: visibleId('inspectionTemplateId', reportTemplate),
   inspectionTemplate: async (r: Row, args: { locale?: string | null }, { loaders }: Ctx) =>
     withParentLocale(
       await loaders.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
@@ -45,9 +82,16 @@ export const InspectionReport = {
 };
 
 export const Defect = {
-  vehicle: (d: Row) => reference('Vehicle', d.vehicleId),
-  reportedByDriver: (d: Row) => reference('Driver', d.reportedByDriverId),
-  resolvedByUser: (d: Row) => reference('Account', d.resolvedByUserId),
+  vehicleId: visibleId('vehicleId', seen.vehicle),
+  vehicle: visibleReference('Vehicle', 'vehicleId', seen.vehicle),
+  reportedByDriverId: visibleId('reportedByDriverId', seen.driver),
+  reportedByDriver: visibleReference('Driver', 'reportedByDriverId', seen.driver),
+  resolvedByUserId: visibleId('resolvedByUserId', seen.account),
+  resolvedByUser: visibleReference('Account', 'resolvedByUserId', seen.account),
+  inspectionItemId: visibleId('inspectionItemId', seen.item),
+  inspectionAnswerId: visibleId('inspectionAnswerId', seen.answer),
+  reportedInInspectionReportId: visibleId('reportedInInspectionReportId', seen.report),
+  resolvedInInspectionReportId: visibleId('resolvedInInspectionReportId', seen.report),
   inspectionItem: async (d: Row, args: { locale?: string | null }, { loaders }: Ctx) =>
     d.inspectionItemId ? withParentLocale(await loaders.item.load(d.inspectionItemId), args.locale) : null,
   reportedInInspectionReport: (d: Row, _: unknown, { loaders }: Ctx) =>
@@ -58,6 +102,7 @@ export const Defect = {
 };
 
 export const DvirAttachment = {
+  attachableId: visibleId('attachableId', (c: Ctx, a) => ATTACHABLE[String(a.attachableType)]?.(c, a)),
   fileAttached: (a: Row) => Boolean(a.storageKey) && Number(a.byteSize) > 0,
   fileUrl: (a: Row, _: unknown, { loaders }: Ctx) =>
     loaders.files.url({
@@ -70,7 +115,7 @@ export const DvirAttachment = {
 
 export const Vehicle = {
   __resolveReference: async (ref: { id: string }, { loaders }: Ctx) =>
-    (await loaders.vehicleVisible.load(String(ref.id))) ? { id: String(ref.id).toLowerCase() } : null,
+    (await loaders.fleet.vehicle.load(String(ref.id))) ? { id: String(ref.id).toLowerCase() } : null,
   inspectionReports: relationPage('vehicleReports'),
   openDefects: relationPage('vehicleOpenDefects'),
   defects: relationPage('vehicleDefects'),

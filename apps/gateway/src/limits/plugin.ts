@@ -4,11 +4,15 @@
  * fetches anything, so a refused query never reaches a subgraph. The token limit is enforced by
  * the parser itself (`parseOptions.maxTokens`, see {@link limitsParseOptions}) so an oversized
  * document is never fully parsed; this plugin then rewrites that parse error into the same
- * QUERY_TOO_COMPLEX shape as the other limits.
+ * QUERY_TOO_COMPLEX shape as the other limits. Nesting is measured before Apollo Server sees the
+ * request at all ({@link nestingPreHandler}): the parser would recurse into it.
  */
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import {
+  checkSourceNesting,
+  checkVariablesNesting,
   countTokens,
   limitRefusal,
   measureWithin,
@@ -28,6 +32,45 @@ export {
 /** Parse options for ApolloServer's `parseOptions`: the parser stops past maxTokens. */
 export function limitsParseOptions(limits: QueryLimits): { maxTokens: number } {
   return { maxTokens: limits.maxTokens };
+}
+
+/** The query text and variables of a GraphQL request, as POSTed (JSON) or sent as GET parameters. */
+function requestParams(request: FastifyRequest): { query: unknown; variables: unknown } {
+  if (request.method !== 'GET') {
+    const body = request.body as { query?: unknown; variables?: unknown } | null | undefined;
+    return { query: body?.query, variables: body?.variables };
+  }
+  const params = request.query as { query?: unknown; variables?: unknown };
+  let variables: unknown;
+  try {
+    variables = typeof params.variables === 'string' ? JSON.parse(params.variables) : undefined;
+  } catch {
+    variables = undefined; // not JSON: Apollo Server answers that itself
+  }
+  return { query: params.query, variables };
+}
+
+/**
+ * The GraphQL route's preHandler: a query text or variables nested deeper than `maxNesting` are
+ * refused before Apollo Server parses them (graphql-js recurses once per level, and a deep enough
+ * list literal broke the parser's stack), HTTP 400 QUERY_TOO_COMPLEX, rule `nesting`.
+ */
+export function nestingPreHandler(limits: QueryLimits) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const { query, variables } = requestParams(request);
+    const error =
+      (typeof query === 'string' ? checkSourceNesting(query, limits.maxNesting) : undefined) ??
+      checkVariablesNesting(variables, limits.maxNesting);
+    if (!error) return undefined;
+    const { http: _http, ...extensions } = error.extensions;
+    // As Apollo Server answers a request error: the current media type when the client takes it
+    // (keeping the 400), else application/json (which legacyJsonStatus turns into a 200).
+    const current = /application\/graphql-response\+json/.test(request.headers.accept ?? '');
+    return reply
+      .code(400)
+      .type(`${current ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8`)
+      .send({ errors: [{ message: error.message, extensions }] });
+  };
 }
 
 // graphql 16 spells it "more that N tokens"; accept the corrected spelling too.

@@ -11,8 +11,8 @@ export function scopesPlugin(): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, contextValue }) {
-          const refusal = checkScopes(document, contextValue.user.scopes);
+        async didResolveOperation({ document, contextValue, request }) {
+          const refusal = checkScopes(document, contextValue.user, request.variables);
           if (refusal) throw refusal;
         },
       };

@@ -160,7 +160,14 @@ export interface AnomalyRow {
   [field: string]: unknown;
 }
 
-const anomalyNeeds = { ...fleetReferences, transaction: ['transactionId'], evidence: ['evidenceJson'] };
+const anomalyNeeds = {
+  ...fleetReferences,
+  transaction: ['transactionId'],
+  evidence: ['evidenceJson'],
+  // A user's account id, or a rule version: which one the *By column says.
+  detectedById: ['detectedById', 'detectedBy'],
+  clearedById: ['clearedById', 'clearedBy'],
+};
 
 const anomalySpecs = new Map<string, TableSpec>();
 

@@ -5,7 +5,15 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
-import { DateTimeScalar, listProjection, objectProjection, type Resolvers } from '@fleetgraph/subgraph-kit';
+import {
+  DateTimeScalar,
+  listProjection,
+  objectProjection,
+  visibleId,
+  visibleReference,
+  type LookupOf,
+  type Resolvers,
+} from '@fleetgraph/subgraph-kit';
 import { applyAnomalyFilters, presentFilters, sortOrder, type AnomalyFilters } from '../data/anomaly-filters';
 import {
   anomalySpec,
@@ -21,7 +29,27 @@ import { relations, type MobilityLoaders } from '../loaders';
 type Ctx = { loaders: MobilityLoaders };
 type Args = Record<string, any>;
 
-const ref = (typename: string, id: string | null | undefined) => (id ? { __typename: typename, id } : null);
+/**
+ * Ids are data (subgraph-kit visible-ids.ts): a reference to a device, vehicle, driver or group
+ * the viewer does not see is null, though the transaction is visible through another of them;
+ * `detectedById`/`clearedById` hold an account id when a USER acted (else a rule version).
+ */
+const fleet = {
+  device: ((c) => c.loaders.fleet.device) as LookupOf<Ctx>,
+  vehicle: ((c) => c.loaders.fleet.vehicle) as LookupOf<Ctx>,
+  driver: ((c) => c.loaders.fleet.driver) as LookupOf<Ctx>,
+  group: ((c) => c.loaders.fleet.group) as LookupOf<Ctx>,
+};
+const fleetReferences = {
+  device: visibleReference('Device', 'deviceId', fleet.device),
+  vehicle: visibleReference('Vehicle', 'vehicleId', fleet.vehicle),
+  driver: visibleReference('Driver', 'driverId', fleet.driver),
+  group: visibleReference('Group', 'groupId', fleet.group),
+};
+const userAccount =
+  (by: string): LookupOf<Ctx> =>
+  (c, row) =>
+    row[by] === 'USER' ? c.loaders.fleet.account : undefined;
 
 type Info = GraphQLResolveInfo;
 
@@ -128,10 +156,7 @@ export const resolvers: Resolvers<MobilityLoaders> = {
     activeAnomaliesCount: async (t: TransactionRow, _: Args, { loaders }: Ctx) =>
       (await loaders.anomalyCounts.load(t.id)).active,
     odometerKm: (t: TransactionRow) => t.odometerKm,
-    device: (t: TransactionRow) => ref('Device', t.deviceId),
-    vehicle: (t: TransactionRow) => ref('Vehicle', t.vehicleId),
-    driver: (t: TransactionRow) => ref('Driver', t.driverId),
-    group: (t: TransactionRow) => ref('Group', t.groupId),
+    ...fleetReferences,
     mobilityTransactionAnomalies: (t: TransactionRow, args: Args, { loaders }: Ctx, info: Info) =>
       page(loaders, 'transactionAnomalies', t.id, args, info),
   },
@@ -140,14 +165,13 @@ export const resolvers: Resolvers<MobilityLoaders> = {
     transaction: (a: AnomalyRow, _: Args, { loaders }: Ctx, info: Info) =>
       transaction(loaders, a.transactionId, info),
     evidence: (a: AnomalyRow) => (a.evidenceJson == null ? null : JSON.stringify(a.evidenceJson)),
-    device: (a: AnomalyRow) => ref('Device', a.deviceId),
-    vehicle: (a: AnomalyRow) => ref('Vehicle', a.vehicleId),
-    driver: (a: AnomalyRow) => ref('Driver', a.driverId),
-    group: (a: AnomalyRow) => ref('Group', a.groupId),
+    ...fleetReferences,
+    detectedById: visibleId('detectedById', userAccount('detectedBy')),
+    clearedById: visibleId('clearedById', userAccount('clearedBy')),
   },
   Device: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-      (await loaders.visibleDevice.load(String(r.id))) ? { id: String(r.id) } : null,
+      (await loaders.fleet.device.load(String(r.id))) ? { id: String(r.id) } : null,
     mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
       page(loaders, 'deviceTransactions', d.id, args, info),
     mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
@@ -159,7 +183,7 @@ export const resolvers: Resolvers<MobilityLoaders> = {
   },
   Group: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-      (await loaders.visibleGroup.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+      (await loaders.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
     mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
       page(loaders, 'groupTransactions', g.id, args, info),
     mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
@@ -171,7 +195,7 @@ export const resolvers: Resolvers<MobilityLoaders> = {
   },
   Driver: {
     __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-      (await loaders.visibleDriver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+      (await loaders.fleet.driver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
     mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
       page(loaders, 'driverTransactions', d.id, args, info),
     mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>

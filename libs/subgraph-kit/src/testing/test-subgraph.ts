@@ -64,6 +64,8 @@ export const ITEMS = Array.from({ length: 3 }, (_, i) => ({ id: `i${i + 1}`, nam
 export interface TestSubgraph {
   app: FastifyInstance;
   query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<any>>;
+  /** A POST of this JSON text as it is (for bodies JSON.stringify cannot write), as the test user. */
+  postRaw(body: string): Promise<{ status: number; body: GraphQLResponse<any> }>;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,15 @@ export async function startTestSubgraph(label: string): Promise<TestSubgraph> {
     app,
     query: async (query, variables) =>
       injectGraphQL(app, query, { token: await issuer.token(user), variables: variables ?? {} }),
+    async postRaw(body) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await issuer.token(user)}` },
+        payload: body,
+      });
+      return { status: response.statusCode, body: response.json() as GraphQLResponse<any> };
+    },
     async close() {
       await app.close();
       await database.drop();
