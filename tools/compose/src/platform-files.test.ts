@@ -54,7 +54,7 @@ test('the gateway of docker-compose.yml routes to every subgraph and waits for i
   for (const { manifest } of units) assert.ok(dependsOn(gateway).includes(manifest.name), manifest.name);
 });
 
-/** The README's table of services, as it must read (between the services markers). */
+/** The table of services of docs/architecture.md, as it must read (between the services markers). */
 export function servicesTable(): string {
   const rows = units.map(
     ({ manifest: m, project }) =>
@@ -67,9 +67,13 @@ export function servicesTable(): string {
   ].join('\n');
 }
 
-test("the README's table of services lists every subgraph as its manifest declares it", () => {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+test("docs/architecture.md's table of services lists every subgraph as its manifest declares it", () => {
+  const readme = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
   const match = /<!-- services:start -->\n([\s\S]*?)\n<!-- services:end -->/.exec(readme);
-  assert.ok(match, 'README.md has no <!-- services:start --> ... <!-- services:end --> section');
-  assert.equal(match[1], servicesTable(), `replace the table in README.md with:\n${servicesTable()}`);
+  assert.ok(match, 'docs/architecture.md has no <!-- services:start --> ... <!-- services:end --> section');
+  assert.equal(
+    match[1],
+    servicesTable(),
+    `replace the table in docs/architecture.md with:\n${servicesTable()}`,
+  );
 });

@@ -1,7 +1,8 @@
 /**
  * The README's start command as a newcomer runs it: `npm start` with no DATABASE_URL starts an
- * embedded PostgreSQL, prints the banner, the printed curl commands work, Ctrl-C stops cleanly,
- * and a second start reuses the data without seeding again.
+ * embedded PostgreSQL, prints the banner, the printed curl commands work, the README's first
+ * query works as written, Ctrl-C stops cleanly, and a second start reuses the data without seeding
+ * again.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -135,6 +136,16 @@ async function platformConnections(pgPort: string): Promise<{ socket: number; tc
   }
 }
 
+/** The README's first query (its bash block), aimed at this platform's ports. */
+function readmeFirstQuery(env: Record<string, string>): string {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const block = /<!-- first-query:start -->\n```bash\n([\s\S]*?)```\n<!-- first-query:end -->/.exec(readme);
+  assert.ok(block, 'README.md has its first query between the first-query markers');
+  return block[1]!
+    .replaceAll('http://localhost:4100', `http://localhost:${env.SSO_PORT}`)
+    .replaceAll('http://localhost:4000', `http://localhost:${env.GATEWAY_PORT}`);
+}
+
 function pastedCommands(banner: string): string {
   const start = banner.indexOf('Get a token and query the graph:');
   const end = banner.indexOf('Ctrl-C stops everything');
@@ -154,6 +165,10 @@ test('npm start on a machine without a database: banner, working curl, clean Ctr
     assert.equal(body.errors, undefined, stdout);
     assert.ok(body.data.account.fullName);
     assert.ok(body.data.account.groups.list.length > 0);
+    const readme = JSON.parse((await promisify(execFile)('bash', ['-c', readmeFirstQuery(env)])).stdout);
+    assert.equal(readme.errors, undefined, JSON.stringify(readme.errors));
+    assert.ok(readme.data.devices.list.length > 0, 'the README query answers devices');
+    assert.ok(readme.extensions.cost.requestedQueryCost > 0, 'and reports its cost');
     // Every service reaches the embedded database over its Unix socket in the cluster folder.
     assert.ok(
       existsSync(join(dataDir, 'pg', `.s.PGSQL.${env.EMBEDDED_PG_PORT}`)),
