@@ -55,6 +55,7 @@ import { benchDatabase } from './database';
 import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { CITY_POINTS } from './geo-points';
 import { readyChild, startPeer, type Peer } from './peer-process';
+import { peerScript } from './peers';
 import { cpuMs, drive as driveLoops, login, loopback, send, unexpectedMisses, type Target } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -219,7 +220,7 @@ const startHive = (
   token: string,
   env: Record<string, string>,
 ) =>
-  startPeer('hive-peer.ts', 'hive gateway', token, (port) => ({
+  startPeer(peerScript('hive-peer.ts'), 'hive gateway', token, (port) => ({
     ...env,
     HIVE_PORT: String(port),
     HIVE_DEDUP: String(dedup),

@@ -4,14 +4,17 @@
  * answer a GraphQL request, stopped with SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 
 export type Peer = { url: string; child: ChildProcess; stop(): Promise<void> };
 
-/** A peer script of tools/bench/src in its own process, on a free port; ready once it answers a query. */
+/**
+ * A peer script in its own process, on a free port; ready once it answers a query. `script` is a
+ * path under tools/bench/src, or a peers/ runner (peers.ts peerScript) given as an absolute path.
+ */
 export async function startPeer(
   script: string,
   name: string,
@@ -21,7 +24,12 @@ export async function startPeer(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--no-warnings', '--import', 'tsx', join(repoRoot, 'tools/bench/src', script)],
+    [
+      '--no-warnings',
+      '--import',
+      'tsx',
+      isAbsolute(script) ? script : join(repoRoot, 'tools/bench/src', script),
+    ],
     { env: { ...process.env, ...env(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   return readyChild(child, port, token, name);

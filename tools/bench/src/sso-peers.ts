@@ -46,6 +46,7 @@ import { freePort } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { cpuMs } from './load';
 import { stopper, waitUntilReady } from './peer-process';
+import { peerScript } from './peers';
 import { benchRedisEnv, deleteBenchRedisKeys, deleteRevocationKeysOf } from './redis-scope';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -403,7 +404,7 @@ async function peerSide(accounts: string[]): Promise<BenchSide> {
   const secret = `peer-${randomUUID()}`;
   const peer = await startProcess(
     'oidc-peer',
-    join(repoRoot, 'tools/bench/src/oidc-peer.ts'),
+    peerScript('oidc-peer.ts'),
     { OIDC_PEER_PORT: String(port), OIDC_PEER_CLIENT_ID: clientId, OIDC_PEER_CLIENT_SECRET: secret },
     `${origin}/.well-known/openid-configuration`,
   );

@@ -1,6 +1,6 @@
 /**
  * The peer of the SSO benchmark (tools/bench/src/sso-peers.ts): node-oidc-provider v9 (the
- * `oidc-provider` devDependency) in its own process, over node:http. Its defaults are kept except
+ * `oidc-provider` package of tools/bench/peers) in its own process, over node:http. Its defaults are kept except
  * what the comparison needs:
  * - storage: its default in-memory adapter (nothing durable: the anchor the issue names);
  * - access tokens: JWT, RS256, for one resource (features.resourceIndicators: RESOURCE, scope
@@ -15,7 +15,7 @@
  *   authorization-code flow (/auth -> /interaction/:uid -> /auth/:uid -> code -> /token) without
  *   a browser. Only the set-up uses it; the measured loop is the refresh_token grant alone.
  *
- *   OIDC_PEER_PORT=4901 OIDC_PEER_CLIENT_SECRET=... node --import tsx tools/bench/src/oidc-peer.ts
+ *   OIDC_PEER_PORT=4901 OIDC_PEER_CLIENT_SECRET=... node --import tsx tools/bench/peers/src/oidc-peer.ts
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

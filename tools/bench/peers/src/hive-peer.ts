@@ -9,7 +9,7 @@
  * - HIVE_DEDUP=false turns off its in-flight deduplication of identical subgraph requests.
  *
  *   HIVE_PORT=4900 SUPERGRAPH_PATH=supergraph.graphql HIVE_SUBGRAPHS='{"fleet-core":"http://..."}' \
- *   HIVE_SECRET_HEADER=x-... HIVE_SECRET=... HIVE_DEDUP=true node --import tsx tools/bench/src/hive-peer.ts
+ *   HIVE_SECRET_HEADER=x-... HIVE_SECRET=... HIVE_DEDUP=true node --import tsx tools/bench/peers/src/hive-peer.ts
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
