@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { Kind, parse } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { schemaEnums } from '@fleetgraph/subgraph-kit';
 import type { Knex } from 'knex';
 import { ImportError, importDataset } from './import';
 import { migratedDatabase, tableCounts, type MigratedDatabase } from './test-helpers';
@@ -58,13 +59,9 @@ const at = (latitude: number, longitude: number) => ({ latitude, longitude });
 
 describe('import of what trips and devices record, preferences, feedbacks, requests and catalogs', () => {
   test('the dataset enumerations are those of the fleet-core SDL', () => {
-    const dir = new URL('../../../apps/fleet-core/src/schema/', import.meta.url);
-    const sdl = new Map<string, string[]>();
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.graphql'))) {
-      for (const node of parse(readFileSync(new URL(file, dir), 'utf8')).definitions)
-        if (node.kind === Kind.ENUM_TYPE_DEFINITION)
-          sdl.set(node.name.value, (node.values ?? []).map((v) => v.name.value).sort());
-    }
+    // fleet-core's own enums and the shared ones its schema uses (VehicleTypeName).
+    const dir = fileURLToPath(new URL('../../../apps/fleet-core/src/schema/', import.meta.url));
+    const sdl = new Map([...schemaEnums(dir)].map(([name, values]) => [name, [...values].sort()]));
     const pairs: Array<[string, readonly string[]]> = [
       ['TripHarshKind', activity.HARSH_KINDS],
       ['DeviceHistoryEvent', activity.DEVICE_HISTORY_EVENTS],
@@ -78,7 +75,7 @@ describe('import of what trips and devices record, preferences, feedbacks, reque
       ['AlertDigest', activity.ALERT_DIGESTS],
       ['MetricCategory', activity.METRIC_CATEGORIES],
       ['MetricDataType', activity.METRIC_DATA_TYPES],
-      ['VehicleType', VEHICLE_TYPES],
+      ['VehicleTypeName', VEHICLE_TYPES],
       ['VehicleAlertType', services.ALERT_TYPES],
       ['VehicleAlertSeverity', services.ALERT_SEVERITIES],
       ['VehicleAlertFeedbackStatus', services.FEEDBACK_STATUSES],
