@@ -106,7 +106,7 @@ describe('schema', () => {
   test('every type, field, argument and enum value of the subgraph SDL is described', () => {
     const doc = loadTypeDefs(SCHEMA_DIR);
     const text = readSdl(SCHEMA_DIR);
-    assert.ok(text.startsWith('extend schema @link(url: "https://specs.apollo.dev/federation/v2.7"'));
+    assert.match(text, /^extend schema\s+@link\(url: "https:\/\/specs\.apollo\.dev\/federation\/v2\.\d+"/);
     const schema = buildASTSchema(doc, { assumeValidSDL: true });
     const missing: string[] = [];
     for (const name of ['Query', 'Geodecode', 'GeodecodeExtent', 'GeodecodeElements', 'GeodecodeKind']) {
