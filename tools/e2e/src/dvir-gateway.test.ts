@@ -101,6 +101,8 @@ before(async () => {
     MAX_DEPTH: '40',
     MAX_ALIASES: '1000',
     RATE_LIMIT_PER_MINUTE: '0',
+    COST_BUDGET_PER_MINUTE: '0',
+    COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
   });
   dvirUrl = stack.platform.urls.subgraphs['dvir']!;
   tokens.demo = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);

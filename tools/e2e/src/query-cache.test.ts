@@ -354,7 +354,11 @@ describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
       assert.equal(response.json().data.account.email, DEMO_EMAIL);
     }
     assert.equal(front.body, full.body, 'the same bytes');
-    assert.equal(front.body, miss.body, 'the bytes the miss answered');
+    // A miss is charged and reports its cost; a hit does no work, costs nothing and reports none.
+    const { extensions: missExtensions, ...missAnswer } = miss.json();
+    assert.ok(missExtensions?.cost, 'the miss reports its cost');
+    assert.equal(front.json().extensions, undefined, 'a hit reports no cost');
+    assert.equal(front.body, `${JSON.stringify(missAnswer)}\n`, 'the answer the miss gave');
     const comparable = ({ headers }: { headers: Record<string, unknown> }) => {
       const { 'x-request-id': _id, date: _date, ...rest } = headers;
       return rest;

@@ -219,7 +219,11 @@ describe('answers passed through (result-shaping/pass-through.ts)', () => {
       ...stack.platform.subgraphHeaders,
     });
     assert.equal(JSON.parse(direct).data.devices.list.length, 37, 'the subgraph answered the page');
-    assert.equal(viaGateway.trim(), direct);
+    // The subgraph's bytes, then the gateway's own cost report.
+    const { extensions } = JSON.parse(viaGateway) as { extensions: { cost: { requestedQueryCost: number } } };
+    assert.equal(typeof extensions.cost.requestedQueryCost, 'number');
+    const expected = `${direct.trim().slice(0, -1)},"extensions":${JSON.stringify(extensions)}}`;
+    assert.equal(viaGateway.trim(), expected);
     assert.equal(await passedThrough(), before + 1);
   });
 
