@@ -19,18 +19,8 @@ export {
   type ImportOutcome,
   type Env,
 } from './manifest';
-export {
-  subgraphProjects,
-  loadSubgraphManifests,
-  loadSubgraphUnits,
-  type SubgraphUnit,
-  loadManifest,
-  subgraphManifest,
-  orderByDependencies,
-  SUBGRAPH_TAG,
-  type SubgraphProject,
-} from './registry';
 export { runSubgraph } from './main';
+export { dependencyManifest } from './dependency-manifest';
 export { lazyFields, type Made, type Makers } from './lazy-fields';
 export { listFields, listProjection, objectProjection, selectedFields } from './selection';
 export {

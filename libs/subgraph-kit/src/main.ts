@@ -7,7 +7,7 @@
 import { migrateSchema, createKnex, resolveDatabase, type Knex } from '@fleetgraph/db';
 import { dataDir, onShutdown } from '@fleetgraph/service-kit';
 import type { Env, SubgraphManifest } from './manifest';
-import { subgraphManifest } from './registry';
+import { dependencyManifest } from './dependency-manifest';
 
 export async function runSubgraph(manifest: SubgraphManifest<any>, env: Env = process.env): Promise<void> {
   const config = manifest.loadConfig(env);
@@ -34,7 +34,7 @@ async function migrateDependencies(databaseUrl: string, manifest: SubgraphManife
   const knex = createKnex({ url: databaseUrl });
   try {
     for (const name of manifest.dependsOn) {
-      const dependency = await subgraphManifest(name);
+      const dependency = await dependencyManifest(name);
       if (await contractsExist(knex, dependency.contracts ?? [])) continue;
       await migrateSchema(knex, dependency.dbSchema, dependency.migrations);
     }

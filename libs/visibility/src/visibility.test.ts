@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createKnex, createTestDatabase, migrateSchema, type Knex, type TestDatabase } from '@fleetgraph/db';
-import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { dependencyManifest } from '@fleetgraph/subgraph-kit';
 import { assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import {
   accountVisibleTo,
@@ -41,7 +41,7 @@ let F: any;
 before(async () => {
   database = await createTestDatabase('visibility');
   knex = createKnex({ url: database.url });
-  const fleetCore = await subgraphManifest('fleet-core');
+  const fleetCore = await dependencyManifest('fleet-core');
   await migrateSchema(knex, fleetCore.dbSchema, fleetCore.migrations);
   const fixture = await fleetCore.testFixture!();
   await fixture.load(knex);

@@ -21,7 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import { createKnex, migrateSchema } from '@fleetgraph/db';
 import { CursorCodec, fingerprint } from '@fleetgraph/paging';
-import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { subgraphManifest } from '@fleetgraph/subgraphs';
 import { createStatementCounter, createTestIssuer, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { measure, printRow, startBenchPlatform } from './harness';

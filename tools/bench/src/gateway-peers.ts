@@ -50,7 +50,7 @@ import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { repoRoot, SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
 import { startPlatform } from '@fleetgraph/start';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { benchDatabase } from './database';
 import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { CITY_POINTS } from './geo-points';

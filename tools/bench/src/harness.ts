@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startPlatform, type Platform } from '@fleetgraph/start';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { freePort, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';

@@ -24,7 +24,7 @@
 import { performance } from 'node:perf_hooks';
 import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
 import { CATALOG, vehicleFactsQuery } from '@fleetgraph/maintenance';
-import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { subgraphManifest } from '@fleetgraph/subgraphs';
 import { createStatementCounter, createTestIssuer, postGraphQL } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { measure, printRow, startBenchPlatform } from './harness';

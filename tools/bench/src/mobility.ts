@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createKnex } from '@fleetgraph/db';
 import { RULE_CODES } from '@fleetgraph/mobility';
-import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { subgraphManifest } from '@fleetgraph/subgraphs';
 import { graphqlCall, measure, printRow, startBenchPlatform } from './harness';
 
 const TX = Number(process.env.BENCH_TX ?? 1_000_000);

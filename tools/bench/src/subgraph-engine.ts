@@ -35,7 +35,7 @@ import { createRevocationList } from '@fleetgraph/auth';
 import { DEFAULT_POOL_MAX } from '@fleetgraph/db';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
-import { loadSubgraphManifests, subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests, subgraphManifest } from '@fleetgraph/subgraphs';
 import { createTestIssuer, freePort } from '@fleetgraph/testing';
 import { startPlatform } from '@fleetgraph/start';
 import { benchDatabase } from './database';

@@ -10,7 +10,8 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { load } from 'js-yaml';
 import { repoRoot } from '@fleetgraph/service-kit';
-import { loadSubgraphUnits, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphUnits } from '@fleetgraph/subgraphs';
 
 const units = await loadSubgraphUnits();
 

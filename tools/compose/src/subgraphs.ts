@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { repoRoot } from '@fleetgraph/service-kit';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 
 export interface SubgraphEntry {
   name: string;

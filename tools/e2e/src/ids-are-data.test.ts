@@ -32,7 +32,8 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
-import { loadSubgraphManifests, loadTypeDefs, type SubgraphManifest } from '@fleetgraph/subgraph-kit';
+import { loadTypeDefs, type SubgraphManifest } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { postGraphQL } from '@fleetgraph/testing';
 import { requiredArgs, type AnyField } from './schema-walk';
 import { startStack, type Stack } from './stack';

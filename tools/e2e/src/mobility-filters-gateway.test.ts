@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ensureUsers, hashPassword } from '@fleetgraph/sso';
-import { subgraphManifest } from '@fleetgraph/subgraph-kit';
+import { subgraphManifest } from '@fleetgraph/subgraphs';
 import { postGraphQL } from '@fleetgraph/testing';
 // Test-only module of mobility, not published under a scope yet (no tsconfig path alias): see report.
 import {

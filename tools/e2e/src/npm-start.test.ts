@@ -16,7 +16,7 @@ import pg from 'pg';
 import { embeddedPasswordFile } from '@fleetgraph/db';
 import { devSecretsFile, repoRoot } from '@fleetgraph/service-kit';
 import { freePort } from '@fleetgraph/testing';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fleetgraph-start-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));

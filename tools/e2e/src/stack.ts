@@ -4,7 +4,8 @@ import { createKnex, createTestDatabase, dropAppRoles, rolePrefix, type Knex } f
 import { deleteRedisKeys, freePort, scratchDir } from '@fleetgraph/testing';
 import { startPlatform, type Platform } from '@fleetgraph/start';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
-import { loadSubgraphManifests, subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 
 export interface Stack {
   /** The running platform (replaced by restart()). */

@@ -143,7 +143,7 @@ async function withNpmStart(use: (graphqlUrl: string, ssoUrl: string) => Promise
     LOG_LEVEL: 'warn',
   });
   // The copy's own manifests (the new subgraph among them) say which port variables to set.
-  const { loadSubgraphManifests } = await import('@fleetgraph/subgraph-kit');
+  const { loadSubgraphManifests } = await import('@fleetgraph/subgraphs');
   for (const m of await loadSubgraphManifests(copy.root))
     env[`${m.envPrefix}_PORT`] = String(await freePort());
   const child = spawn('npm', ['start', '--silent'], {

@@ -1,7 +1,7 @@
 /** The command-line tools' database: DATABASE_URL or the embedded server, every schema migrated. */
 import { createKnex, resolveDatabase, type Knex } from '@fleetgraph/db';
 import { dataDir } from '@fleetgraph/service-kit';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { migrateAll } from './orchestrate';
 
 export interface ToolDatabase {

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { formatCounts } from './counts';
 import { openToolDatabase } from './database';
 import { ImportError, importDataset } from './import';
-import { subgraphManifest, loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { subgraphManifest, loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { createLogins } from './orchestrate';
 
 async function usage(): Promise<string> {

@@ -9,7 +9,7 @@
 import { formatCounts } from './counts';
 import { openToolDatabase } from './database';
 import type { Knex } from 'knex';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
 import { seedDemoData } from './orchestrate';
 import { DEFAULT_TRIPS_PER_DEVICE, MAX_SCALE, isSeeded, seedDemo } from './seed';
 

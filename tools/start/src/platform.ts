@@ -12,7 +12,8 @@ import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
 import { loadDevSecrets, repoRoot } from '@fleetgraph/service-kit';
 import { buildApp as buildSso, ensureApplication, loadSsoConfig } from '@fleetgraph/sso';
-import { loadSubgraphUnits, subgraphUrlVariable, type SubgraphUnit } from '@fleetgraph/subgraph-kit';
+import { subgraphUrlVariable } from '@fleetgraph/subgraph-kit';
+import { loadSubgraphUnits, type SubgraphUnit } from '@fleetgraph/subgraphs';
 import { inProcessRunner, processRunner, type Env, type RunningService, type Runner } from './runners';
 import { appDatabaseUrls } from './roles';
 

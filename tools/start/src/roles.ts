@@ -7,7 +7,7 @@
  */
 import { createKnex, provisionAppRoles, type AppRoleSpec } from '@fleetgraph/db';
 import { SSO_CONTRACT_SCHEMA, SSO_SCHEMA } from '@fleetgraph/sso';
-import type { SubgraphUnit } from '@fleetgraph/subgraph-kit';
+import type { SubgraphUnit } from '@fleetgraph/subgraphs';
 import type { Env } from './runners';
 
 export type RoleMode = 'auto' | 'per-app' | 'shared';

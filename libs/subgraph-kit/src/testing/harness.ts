@@ -18,7 +18,7 @@ import {
 } from '@fleetgraph/testing';
 import type { SubgraphBuildOptions } from '../app';
 import type { Env, SubgraphManifest } from '../manifest';
-import { subgraphManifest } from '../registry';
+import { dependencyManifest } from '../dependency-manifest';
 
 export interface SubgraphHarness {
   app: FastifyInstance;
@@ -107,7 +107,7 @@ async function prepareDependencies(
   const visit = async (name: string): Promise<void> => {
     if (done.has(name)) return;
     done.add(name);
-    const dependency = await subgraphManifest(name);
+    const dependency = await dependencyManifest(name);
     for (const next of dependency.dependsOn ?? []) await visit(next);
     await migrateSchema(knex, dependency.dbSchema, dependency.migrations);
     if (loadFixtures && dependency.testFixture) {

@@ -3,6 +3,9 @@
  * with its manifest at `apps/<dir>/src/manifest.ts`. This is the only place that knows where
  * subgraphs live; nothing else lists them.
  *
+ * It lives among the tools because it imports apps: the composition roots (start, compose, seed,
+ * e2e, bench) may depend on apps, a library may not.
+ *
  * `subgraphProjects()` reads only project.json files (synchronous, no app code loaded);
  * `loadSubgraphManifests()` imports each manifest, ordered so that dependencies come first.
  */
@@ -10,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '@fleetgraph/service-kit';
-import type { SubgraphManifest } from './manifest';
+import type { SubgraphManifest } from '@fleetgraph/subgraph-kit';
 
 export const SUBGRAPH_TAG = 'type:subgraph';
 

@@ -15,7 +15,7 @@ import {
   getIntrospectionQuery,
 } from 'graphql';
 import { loadSubgraphManifests } from './registry';
-import { startSubgraphHarness, type SubgraphHarness } from './testing/harness';
+import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 
 const manifests = await loadSubgraphManifests();
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '@fleetgraph/service-kit';
-import { loadSubgraphManifests } from '@fleetgraph/subgraph-kit';
-import { subgraphsOf } from './supergraph';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
+import { subgraphsOf } from '@fleetgraph/gateway';
 
 test("the committed supergraph routes every subgraph manifest, and the gateway's own, at its declared port", async () => {
   const subgraphs = subgraphsOf(readFileSync(join(repoRoot, 'supergraph.graphql'), 'utf8'));
