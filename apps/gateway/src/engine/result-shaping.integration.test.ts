@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { injectGraphQL, metricSample } from '@fleetgraph/testing';
 import { compiledShapingInstalled } from './result-shaping/install';
-import { stubbedGateways, type StubbedGateways } from './stub-subgraph.test-support';
+import { stubbedGateways, type StubbedGateways } from '../stub-subgraph.test-support';
 
 let stubs: StubbedGateways;
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
-import { createCacheFront, type CacheFront } from './front';
-import { scopeKeyOf } from './plugin';
-import { memoryCacheStore, type CacheStore } from './store';
+import { createCacheFront, type CacheFront } from './front-door';
+import { scopeKeyOf } from '../cache/plugin';
+import { memoryCacheStore, type CacheStore } from '../cache/store';
 
 const USER: UserContext = {
   uid: 'u1',

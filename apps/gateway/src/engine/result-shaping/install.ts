@@ -3,17 +3,15 @@
  *
  * Apollo's executor (executeQueryPlan.js) calls `resultShaping.computeResponse` through the
  * module's exports object at every request, so replacing that export is enough; no other code of
- * Apollo's changes. The port follows @apollo/gateway 2.14: with any other version installed the
- * gateway keeps Apollo's own shaping (and says so once in its log), so an upgrade can never run a
- * port of older code. The federation-internals used by the port is the gateway's own copy.
+ * Apollo's changes. The engine's version gate (../version-gate.ts) decides whether it runs, so an
+ * upgrade can never run a port of older code. The federation-internals used by the port is the
+ * gateway's own copy.
  */
 import { createRequire } from 'node:module';
+import { engineGate } from '../version-gate';
 import { computeResponse } from './compiled-shaping';
 
 const require = createRequire(import.meta.url);
-
-/** The @apollo/gateway versions whose resultShaping.js the port follows. */
-const PORTED_GATEWAY_VERSION = /^2\.14\.\d+$/;
 
 interface ShapingModule {
   computeResponse: unknown;
@@ -31,9 +29,8 @@ export function installCompiledResultShaping(): ShapingInstall {
 }
 
 function install(): ShapingInstall {
-  const { version } = require('@apollo/gateway/package.json') as { version: string };
-  if (!PORTED_GATEWAY_VERSION.test(version))
-    return { installed: false, reason: `@apollo/gateway ${version} is not the 2.14 the port follows` };
+  const gate = engineGate();
+  if (!gate.ported) return { installed: false, reason: gate.reason };
   const shaping = require('@apollo/gateway/dist/resultShaping.js') as ShapingModule;
   if (typeof shaping.computeResponse !== 'function')
     return { installed: false, reason: '@apollo/gateway has no resultShaping.computeResponse' };

@@ -24,8 +24,8 @@ import {
 } from 'graphql';
 import { repoRoot } from '@fleetgraph/service-kit';
 import { seededRandom } from '@fleetgraph/testing';
-import { leafValue } from '../testing/generated-data';
-import { StoredJson } from '../cache/stored-json';
+import { leafValue } from '../../testing/generated-data';
+import { StoredJson } from '../../cache/stored-json';
 import { computeResponse } from './compiled-shaping';
 import { apolloComputeResponse } from './install';
 import { expectPassThrough, holdForPassThrough, passThroughCheck } from './pass-through';

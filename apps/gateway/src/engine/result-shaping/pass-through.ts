@@ -2,8 +2,8 @@
  * Answers passed through: when a query's plan is one fetch from one subgraph that asks exactly
  * what the client asked, the subgraph's `data` is already the answer, key for key. The gateway then
  * checks it against the operation instead of rebuilding it, and sends the subgraph's text as it
- * came (StoredJson), without shaping it into new objects nor serialising it again: on the devices
- * page (50 devices) that was a quarter of the gateway's CPU per request (issue 15).
+ * came (StoredJson), without shaping it into new objects nor serialising it again, which is most of
+ * what a one-subgraph page costs the gateway.
  *
  * Nothing is trusted that shaping would have checked. A plan passes through only when:
  * - it is a single query fetch, without entity representations or rewrites;
@@ -40,7 +40,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { dataText, StoredJson } from '../cache/stored-json';
+import { dataText, StoredJson } from '../../cache/stored-json';
 
 /** The part of a query plan this module reads (@apollo/query-planner's QueryPlan). */
 export interface PlanLike {

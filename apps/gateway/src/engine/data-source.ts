@@ -7,10 +7,10 @@ import { Pool } from 'undici';
 import { Kind, parse, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { GATEWAY_SECRET_HEADER, TENANT_HEADER } from '@fleetgraph/auth';
 import { tracingEnabled } from '@fleetgraph/service-kit';
-import type { GatewayContext } from './context';
-import type { GatewayMetrics, SubgraphFetchOutcome } from './observability/metrics';
+import type { GatewayContext } from '../context';
+import type { GatewayMetrics, SubgraphFetchOutcome } from '../observability/metrics';
 import { holdForPassThrough } from './result-shaping/pass-through';
-import { AdmissionRefused, type Admission } from './admission/admission';
+import { AdmissionRefused, type Admission } from '../admission/admission';
 
 /** One keep-alive undici Pool per subgraph origin, shared by every data source, and their close. */
 export interface SubgraphPools {
@@ -144,8 +144,8 @@ class CallDeadline extends EventEmitter {
  *   unauthenticated caller), the request id (in the subgraph's log lines) and, when tracing, the
  *   W3C traceparent of the gateway's fetch span.
  * - Calls with undici's `Pool.request` on a bounded keep-alive pool per subgraph: no WHATWG fetch
- *   machinery (Request/Headers/streams objects per call, a body clone for redirects), which was
- *   ~44 % of the gateway's CPU for `account { fullName }` (issue 15).
+ *   machinery (Request/Headers/streams objects per call, a body clone for redirects), which
+ *   dominates the gateway's CPU on small queries.
  * - Aborts a call after the subgraph's timeout (one timer per call, cleared when the answer is
  *   read). A subgraph that is down, times out or answers something that is not GraphQL does not
  *   fail the request: its fields get errors (SUBGRAPH_UNAVAILABLE / SUBGRAPH_TIMEOUT with the

@@ -14,7 +14,7 @@ import {
 } from '@apollo/federation-internals';
 import { parse } from 'graphql';
 import { seededRandom } from '@fleetgraph/testing';
-import { leafValue } from '../testing/generated-data';
+import { leafValue } from '../../testing/generated-data';
 import { computeResponse } from './compiled-shaping';
 import { apolloComputeResponse, compiledShapingInstalled, installCompiledResultShaping } from './install';
 
