@@ -32,7 +32,7 @@ export default defineSubgraph({
     },
     positions: {
       description:
-        'late vehicle positions (CSV vehicleId,recordedAt,latitude,longitude); re-evaluates pending position checks',
+        'late vehicle positions (CSV vehicle,recordedAt,latitude,longitude; the vehicle by id, VIN or plate); re-evaluates pending position checks',
       run: async (knex, file, context) =>
         (await import('./import/positions')).importPositions(knex, file, context),
     },
