@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
 import { S } from './testing/services-fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 import * as tables from './data/tables';
 import type { TableSpec } from './data/tables';
 import * as servicesTables from './services/tables';

@@ -9,7 +9,7 @@ import { GeoJsonError, importStreets, parseStreetsGeoJson, segmentsOf } from './
 import { demoStreetsGeoJson } from './demo/streets';
 import { haversineMeters } from './geo/distance';
 import manifest from './manifest';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 const sample = {
   type: 'FeatureCollection',

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 import { GIF_BASE64, plateImage, rotatedPlateImage, sceneImage } from './testing/plate-images';
 
 const ALPR = `query ($picture: String!, $country: String!, $region: String, $year: Int) {

@@ -1,6 +1,6 @@
 import { badInput, pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { VehicleDataLoaders } from '../services';
+import type { VehicleDataLoaders } from '../loaders';
 import { decodeOneVin } from './vin';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;

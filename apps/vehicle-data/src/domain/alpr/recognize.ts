@@ -3,7 +3,7 @@
  * registered vehicle from decodePlate when known.
  */
 import { decodePlate } from '../plate/resolve';
-import type { VehicleDataLoaders } from '../services';
+import type { VehicleDataLoaders } from '../../loaders';
 import type { AlprInput } from './read';
 
 export type { AlprInput } from './read';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { CursorCodec } from '@fleetgraph/paging';
 import type { UserContext } from '@fleetgraph/auth';
-import type { PlateReader } from './alpr/reader';
-import type { Vpic } from './vin/vpic';
+import type { PlateReader } from './domain/alpr/reader';
+import type { Vpic } from './domain/vin/vpic';
 
 /** Process-wide resources, created by buildApp and closed with the app. */
 export interface VehicleDataServices {

@@ -1,8 +1,8 @@
 /** fleet-core on a throwaway database with its fixtures loaded (the shared subgraph harness). */
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import manifest from './manifest';
-import { loadFixture } from './testing/fixture';
-import { loadServicesFixture } from './testing/services-fixture';
+import manifest from '../manifest';
+import { loadFixture } from './fixture';
+import { loadServicesFixture } from './services-fixture';
 
 export type Harness = SubgraphHarness;
 

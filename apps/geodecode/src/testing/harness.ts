@@ -7,7 +7,7 @@
 import type { Knex } from '@fleetgraph/db';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import type { GraphQLResponse, TestUser } from '@fleetgraph/testing';
-import manifest from './manifest';
+import manifest from '../manifest';
 
 export const VIEWER: TestUser = { uid: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', email: 'viewer@example.test' };
 

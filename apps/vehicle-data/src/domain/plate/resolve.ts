@@ -4,9 +4,9 @@
  * A registered VIN is decoded (vPIC / WMI); registry and fleet fields fill what the VIN does not say.
  */
 import type { Knex } from 'knex';
-import { fleetVehiclesByPlate } from '../data/fleet';
-import { fillMissing, referenceById, referenceFields } from '../data/references';
-import type { VehicleDataLoaders } from '../services';
+import { fleetVehiclesByPlate } from '../../data/fleet';
+import { fillMissing, referenceById, referenceFields } from '../../data/references';
+import type { VehicleDataLoaders } from '../../loaders';
 import { decodeVinStructure, fuelTypeOf, type DecodeVinResult } from '../vin/decode';
 import { expectedCheckDigit, isNorthAmerican, normalizeVin } from '../vin/validate';
 import { checkPlate } from './formats';

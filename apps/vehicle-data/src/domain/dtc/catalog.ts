@@ -4,10 +4,10 @@
  * project's German titles of common P0 codes.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { DATA_DIR } from '../../paths';
 
-export const DTC_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'dtc');
+export const DTC_DATA_DIR = join(DATA_DIR, 'dtc');
 
 export type Localized = Record<string, string>;
 

@@ -7,7 +7,7 @@
 import type { Knex } from '@fleetgraph/db';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import type { TestUser } from '@fleetgraph/testing';
-import manifest from './manifest';
+import manifest from '../manifest';
 
 /** The instant the tests' demo data is built around (the hook ignores it today; injected anyway). */
 export const TEST_NOW = new Date('2026-11-23T00:00:00Z');
