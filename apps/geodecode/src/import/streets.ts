@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
-import { GeoJsonError, importStreets, parseStreetsGeoJson } from './data/import';
+import { GeoJsonError, importStreets, parseStreetsGeoJson } from './geojson';
 
 const OPTIONS = new Set(['replace']);
 

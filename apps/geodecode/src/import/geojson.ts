@@ -13,8 +13,8 @@
  */
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { haversineMeters, latBand } from '../geo/distance';
-import { MAX_SEGMENT_M } from './streets';
+import { haversineMeters, latBand } from '../domain/distance';
+import { MAX_SEGMENT_M } from '../data/streets';
 
 export class GeoJsonError extends Error {
   constructor(readonly problems: string[]) {
