@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { scratchDir } from '@fleetgraph/testing';
-import { reviewAnomaly } from './detection/engine';
+import { reviewAnomaly } from './domain/detection/engine';
 import { addLatePositions, importPositions } from './import/positions';
 import manifest from './manifest';
 import { loadDataset, NOW } from './testing/dataset';

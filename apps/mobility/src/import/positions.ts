@@ -9,7 +9,7 @@ import { parse } from 'csv-parse';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { resolveVehicleReferences } from '@fleetgraph/visibility';
-import { reevaluate } from '../detection/engine';
+import { reevaluate } from '../domain/detection/engine';
 
 export interface LatePosition {
   vehicleId: string;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { assertNoStatistics, explainNodes } from '@fleetgraph/testing';
-import manifest from '../manifest';
+import manifest from '../../manifest';
 import { PREVIOUS_FILLS } from './engine';
 
 let h: SubgraphHarness;
