@@ -9,7 +9,7 @@ import { S } from './testing/services-fixture';
 import { startHarness, type Harness } from './testing/harness';
 import * as tables from './data/tables';
 import type { TableSpec } from './data/tables';
-import * as servicesTables from './services/tables';
+import * as servicesTables from './data/services/tables';
 import * as keysetTimesMs from '../migrations/20261122_005_keyset_times_ms';
 
 let h: Harness;
