@@ -10,7 +10,7 @@ import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgra
 import { ListScopeCache } from '@fleetgraph/visibility';
 import { DVIR_SCHEMA, migrations } from '../migrations/index';
 import type { DvirConfig } from './config';
-import { fileServiceFor } from './files/index';
+import { fileServiceFor } from './data/files/index';
 import { createLoaders, type DvirLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
 

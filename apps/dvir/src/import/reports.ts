@@ -31,7 +31,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { loadDvirConfig, type DvirConfig } from '../config';
-import { fileServiceFor } from '../files/index';
+import { fileServiceFor } from '../data/files/index';
 import { resolveVehicleReferences, type VehicleReference } from '@fleetgraph/visibility';
 import { readDatasetFile } from './files';
 import {

@@ -1,4 +1,4 @@
-import type { DvirConfig } from '../config';
+import type { DvirConfig } from '../../config';
 import { FileService } from './service';
 import { UrlSigner } from './signing';
 import { localStorage, s3Storage } from './storage';
