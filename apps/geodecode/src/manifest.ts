@@ -1,9 +1,8 @@
 /** geodecode's manifest: offline reverse geocoding; owns the `geo` schema. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
 import { loadGeodecodeConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'geodecode',
@@ -11,7 +10,7 @@ export default defineSubgraph({
   envPrefix: 'GEODECODE',
   dbSchema: GEO_SCHEMA,
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   loadConfig: loadGeodecodeConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   /**
