@@ -3,7 +3,7 @@ import { pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import { listProjection, visibleId } from '@fleetgraph/subgraph-kit';
 import { visibleRootList, type OrganizationWalk, type VisibilityForm } from '@fleetgraph/visibility';
 import { applyAnomalyFilters, presentFilters, sortOrder, type AnomalyFilters } from '../data/anomaly-filters';
-import { anomalySpec, PAGE_RULES, type AnomalyRow } from '../data/tables';
+import { anomalySpec, type AnomalyRow } from '../data/tables';
 import { visibleIn } from '../data/visibility';
 import type { MobilityLoaders } from '../loaders';
 import { fleetReferences, transaction, userAccount, type Args, type Ctx, type Info } from './common';
@@ -17,7 +17,6 @@ export async function anomaliesQuery(loaders: MobilityLoaders, args: Args, info:
     codec: loaders.codec,
     name: 'mobilityTransactionAnomalies',
     spec,
-    rules: PAGE_RULES.anomalies,
     args: { pageSize, pageId } as PageArgs,
     filters: { ...present, sort: order.fields },
     ...(await anomalyRows(loaders, spec, filters as AnomalyFilters, Object.keys(present))),

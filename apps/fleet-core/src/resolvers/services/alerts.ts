@@ -10,7 +10,7 @@ import {
   type Ctx,
   type Row,
 } from '../../data/services/kit';
-import { ALERT_PAGES, alertFeedbacks, alertTemplates } from '../../data/services/alerts/tables';
+import { alertFeedbacks, alertTemplates } from '../../data/services/alerts/tables';
 
 type FeedbackArgs = PageArgs & {
   alertIds?: string[] | null;
@@ -36,7 +36,7 @@ export const alertResolvers = {
     alertTemplates(_: unknown, args: PageArgs, { loaders }: Ctx) {
       const { knex, viewer } = loaders;
       const base = from(knex, alertTemplates).whereRaw(ownOrganization(knex, 'at', viewer));
-      return rootPage(loaders, 'alertTemplates', alertTemplates, ALERT_PAGES.alertTemplates, args, {}, base);
+      return rootPage(loaders, 'alertTemplates', alertTemplates, args, {}, base);
     },
 
     alertFeedbacks(_: unknown, args: FeedbackArgs, { loaders }: Ctx) {
@@ -51,15 +51,7 @@ export const alertResolvers = {
       if (args.alertIds) base.whereIn('vf.alert_id', uuidsOnly(args.alertIds));
       if (args.language) base.where('vf.language', args.language);
       if (args.status) base.where('vf.status', args.status);
-      return rootPage(
-        loaders,
-        'alertFeedbacks',
-        alertFeedbacks,
-        ALERT_PAGES.alertFeedbacks,
-        args,
-        filters,
-        base,
-      );
+      return rootPage(loaders, 'alertFeedbacks', alertFeedbacks, args, filters, base);
     },
   },
   Group: { alerts: nested('groupAlerts') },

@@ -2,7 +2,7 @@ import type { PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { vehicle, type Ctx } from '../../data/services/kit';
 import { workshopOf } from './workshops';
-import { BOOKING_PAGES, bookings } from '../../data/services/bookings/tables';
+import { bookings } from '../../data/services/bookings/tables';
 import { personalBookingColumns, visibleBookings } from '../../data/services/bookings/visibility';
 
 export const bookingResolvers = {
@@ -13,7 +13,7 @@ export const bookingResolvers = {
       const { knex, viewer } = loaders;
       // rootPage adds the table's columns; the personal ones are selected here, by rule.
       const base = visibleBookings(knex, viewer).select(personalBookingColumns(knex, viewer));
-      return rootPage(loaders, 'bookings', bookings, BOOKING_PAGES.bookings, args, {}, base);
+      return rootPage(loaders, 'bookings', bookings, args, {}, base);
     },
   },
   Booking: { workshop: workshopOf, vehicle: vehicle('vehicleId') },

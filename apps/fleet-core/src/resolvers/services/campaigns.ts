@@ -1,7 +1,7 @@
 import { from, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { device, ownOrganization, type Ctx, type Row } from '../../data/services/kit';
-import { CAMPAIGN_PAGES, campaigns } from '../../data/services/campaigns/tables';
+import { campaigns } from '../../data/services/campaigns/tables';
 
 export const campaignResolvers = {
   Query: {
@@ -12,7 +12,7 @@ export const campaignResolvers = {
       const base = from(knex, campaigns).whereRaw(ownOrganization(knex, 'cp', viewer));
       if (!args.archived) base.whereNull('cp.archived_at');
       const filters = { archived: Boolean(args.archived) };
-      return rootPage(loaders, 'campaigns', campaigns, CAMPAIGN_PAGES.campaigns, args, filters, base);
+      return rootPage(loaders, 'campaigns', campaigns, args, filters, base);
     },
   },
   Campaign: {

@@ -2,10 +2,7 @@ import type { Knex } from 'knex';
 import { from, isUuid, uuidsOnly, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { account, accountId, escapeLike, ownOrganization, type Ctx, type Row } from '../../data/services/kit';
-import {
-  CLIENT_IDENTIFICATION_PAGES,
-  clientIdentifications,
-} from '../../data/services/client-identifications/tables';
+import { clientIdentifications } from '../../data/services/client-identifications/tables';
 
 interface ClientIdentificationFilters {
   code?: string | null;
@@ -43,8 +40,7 @@ export const clientIdentificationResolvers = {
       const account = args.defaultAccountId;
       if (account != null && !(isUuid(account) && (await loaders.account.load(account))))
         base.whereRaw('false');
-      const rules = CLIENT_IDENTIFICATION_PAGES.clientIdentifications;
-      return rootPage(loaders, 'clientIdentifications', clientIdentifications, rules, args, filters, base);
+      return rootPage(loaders, 'clientIdentifications', clientIdentifications, args, filters, base);
     },
   },
   ClientIdentification: {

@@ -1,7 +1,7 @@
 import { from, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { escapeLike, nested, ownOrganization, type Ctx } from '../../data/services/kit';
-import { DRIVER_SERVICE_PAGES, driverServices } from '../../data/services/driver-services/tables';
+import { driverServices } from '../../data/services/driver-services/tables';
 
 export const driverServiceResolvers = {
   Query: {
@@ -13,15 +13,7 @@ export const driverServiceResolvers = {
       const base = from(knex, driverServices).whereRaw(ownOrganization(knex, 'dsv', viewer));
       if (args.label != null) base.whereILike('dsv.label', `%${escapeLike(args.label)}%`);
       const filters = { label: args.label };
-      return rootPage(
-        loaders,
-        'driverServices',
-        driverServices,
-        DRIVER_SERVICE_PAGES.driverServices,
-        args,
-        filters,
-        base,
-      );
+      return rootPage(loaders, 'driverServices', driverServices, args, filters, base);
     },
   },
   DriverService: { workshops: nested('driverServiceWorkshops') },

@@ -1,21 +1,13 @@
 import { from, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { account, nested, type Ctx, type Row } from '../../data/services/kit';
-import { LOG_FETCH_PAGES, logfetchActions } from '../../data/services/log-fetches/tables';
+import { logfetchActions } from '../../data/services/log-fetches/tables';
 
 export const logFetchResolvers = {
   Query: {
     logfetchActions(_: unknown, args: PageArgs, { loaders }: Ctx) {
       const base = from(loaders.knex, logfetchActions);
-      return rootPage(
-        loaders,
-        'logfetchActions',
-        logfetchActions,
-        LOG_FETCH_PAGES.logfetchActions,
-        args,
-        {},
-        base,
-      );
+      return rootPage(loaders, 'logfetchActions', logfetchActions, args, {}, base);
     },
   },
   Device: { logFetches: nested('deviceLogFetches') },

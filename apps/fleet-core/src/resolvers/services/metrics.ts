@@ -1,7 +1,7 @@
 import { from, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { escapeLike, type Ctx } from '../../data/services/kit';
-import { METRIC_PAGES, metrics } from '../../data/services/metrics/tables';
+import { metrics } from '../../data/services/metrics/tables';
 
 type MetricArgs = PageArgs & {
   ids?: string[] | null;
@@ -22,7 +22,7 @@ export const metricResolvers = {
       if (args.rawUnit === true)
         base.whereRaw('m.raw_unit is not null and m.raw_unit is distinct from m.unit');
       if (args.rawUnit === false) base.whereRaw('(m.raw_unit is null or m.raw_unit = m.unit)');
-      return rootPage(loaders, 'metrics', metrics, METRIC_PAGES.metrics, args, filters, base);
+      return rootPage(loaders, 'metrics', metrics, args, filters, base);
     },
   },
 };

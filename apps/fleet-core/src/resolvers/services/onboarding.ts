@@ -2,7 +2,7 @@ import { from, type PageArgs } from '@fleetgraph/paging';
 import { rootPage } from '../list';
 import { device, nested, ownOrganization, type Ctx, type Row } from '../../data/services/kit';
 import { workshopOf } from './workshops';
-import { ONBOARDING_PAGES, distributors } from '../../data/services/onboarding/tables';
+import { distributors } from '../../data/services/onboarding/tables';
 
 export const onboardingResolvers = {
   Query: {
@@ -14,15 +14,7 @@ export const onboardingResolvers = {
       const base = from(knex, distributors).whereRaw(ownOrganization(knex, 'od', viewer));
       if (args.isActive != null) base.where('od.is_active', args.isActive);
       const filters = { isActive: args.isActive };
-      return rootPage(
-        loaders,
-        'distributors',
-        distributors,
-        ONBOARDING_PAGES.distributors,
-        args,
-        filters,
-        base,
-      );
+      return rootPage(loaders, 'distributors', distributors, args, filters, base);
     },
   },
   Account: { distributors: nested('accountDistributors') },

@@ -1,27 +1,24 @@
 /** Attachments of an alert template; alerts of a device, and of a group's devices. */
 import { from, type RelationSpec } from '@fleetgraph/paging';
-import { ALERT_PAGES, alertAttachments, vehicleAlerts } from './tables';
+import { alertAttachments, vehicleAlerts } from './tables';
 
 export const alertRelations = {
   templateAttachments: {
     name: 'AlertTemplate.attachments',
     parentType: 'uuid',
     child: alertAttachments,
-    rules: ALERT_PAGES.attachments,
     children: (knex) => from(knex, alertAttachments).whereRaw('aa.template_id = p.parent_id'),
   },
   deviceAlerts: {
     name: 'Device.alerts',
     parentType: 'text',
     child: vehicleAlerts,
-    rules: ALERT_PAGES.alerts,
     children: (knex) => from(knex, vehicleAlerts).whereRaw('va.device_id = p.parent_id'),
   },
   groupAlerts: {
     name: 'Group.alerts',
     parentType: 'uuid',
     child: vehicleAlerts,
-    rules: ALERT_PAGES.alerts,
     // The group and its descendants (all visible when the group is): their devices' alerts.
     children: (knex) =>
       from(knex, vehicleAlerts).whereRaw(

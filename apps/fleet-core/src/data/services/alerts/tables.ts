@@ -1,12 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const ALERT_PAGES = {
-  alertTemplates: { defaultSize: 20, maxSize: 100 },
-  attachments: { defaultSize: 20, maxSize: 100 },
-  alerts: { defaultSize: 50, maxSize: 500 },
-  alertFeedbacks: { defaultSize: 50, maxSize: 500 },
-} as const;
-
 export const alertTemplates: TableSpec = {
   table: 'fleet.alert_templates',
   alias: 'at',

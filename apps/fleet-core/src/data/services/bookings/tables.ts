@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const BOOKING_PAGES = {
-  bookings: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 /** Personal columns (user_email, user_name, user_phone_number) are selected apart, by rule. */
 export const bookings: TableSpec = {
   table: 'fleet.bookings',

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const CAMPAIGN_PAGES = {
-  campaigns: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const campaigns: TableSpec = {
   table: 'fleet.campaigns',
   alias: 'cp',

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const CLIENT_IDENTIFICATION_PAGES = {
-  clientIdentifications: { defaultSize: 50, maxSize: 200 },
-} as const;
-
 export const clientIdentifications: TableSpec = {
   table: 'fleet.client_identifications',
   alias: 'ci',

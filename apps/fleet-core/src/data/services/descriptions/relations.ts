@@ -1,12 +1,11 @@
 /** Descriptions of a subject (account, group, device, vehicle, driver), one relation each. */
 import { from, type RelationSpec } from '@fleetgraph/paging';
-import { DESCRIPTION_PAGES, descriptions } from './tables';
+import { descriptions } from './tables';
 
 const descriptionsOf = (name: string, subject: string): RelationSpec => ({
   name,
   parentType: 'text',
   child: descriptions,
-  rules: DESCRIPTION_PAGES.descriptions,
   children: (knex) =>
     from(knex, descriptions).where('ds.subject', subject).whereRaw('ds.subject_id = p.parent_id'),
 });

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const DESCRIPTION_PAGES = {
-  descriptions: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const descriptions: TableSpec = {
   table: 'fleet.descriptions',
   alias: 'ds',

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const DRIVER_SERVICE_PAGES = {
-  driverServices: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const driverServices: TableSpec = {
   table: 'fleet.driver_services',
   alias: 'dsv',

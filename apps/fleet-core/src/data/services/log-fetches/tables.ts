@@ -1,10 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const LOG_FETCH_PAGES = {
-  logfetchActions: { defaultSize: 50, maxSize: 100 },
-  logFetches: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const logfetchActions: TableSpec = {
   table: 'fleet.logfetch_actions',
   alias: 'la',

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const METRIC_PAGES = {
-  metrics: { defaultSize: 100, maxSize: 500 },
-} as const;
-
 export const metrics: TableSpec = {
   table: 'fleet.metrics',
   alias: 'm',

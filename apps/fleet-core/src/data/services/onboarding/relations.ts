@@ -6,14 +6,13 @@
 import { from, type RelationSpec } from '@fleetgraph/paging';
 import { deviceVisibleTo } from '@fleetgraph/visibility';
 import { personalDataRoleOf } from '../../roles';
-import { ONBOARDING_PAGES, distributors, requests, staff } from './tables';
+import { distributors, requests, staff } from './tables';
 
 export const onboardingRelations = {
   accountDistributors: {
     name: 'Account.distributors',
     parentType: 'uuid',
     child: distributors,
-    rules: ONBOARDING_PAGES.distributors,
     children: (knex) =>
       from(knex, distributors).whereRaw(
         'od.organization_id = (select a.organization_id from fleet.accounts a where a.id = p.parent_id)',
@@ -23,14 +22,12 @@ export const onboardingRelations = {
     name: 'OnboardingDistributor.staff',
     parentType: 'uuid',
     child: staff,
-    rules: ONBOARDING_PAGES.staff,
     children: (knex) => from(knex, staff).whereRaw('os.distributor_id = p.parent_id'),
   },
   distributorRequests: {
     name: 'OnboardingDistributor.requests',
     parentType: 'uuid',
     child: requests,
-    rules: ONBOARDING_PAGES.requests,
     children: (knex, viewer) =>
       from(knex, requests)
         .whereRaw('orq.distributor_id = p.parent_id')

@@ -1,11 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const ONBOARDING_PAGES = {
-  distributors: { defaultSize: 20, maxSize: 100 },
-  staff: { defaultSize: 50, maxSize: 200 },
-  requests: { defaultSize: 50, maxSize: 200 },
-} as const;
-
 export const distributors: TableSpec = {
   table: 'fleet.onboarding_distributors',
   alias: 'od',

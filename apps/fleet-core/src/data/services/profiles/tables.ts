@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const PROFILE_PAGES = {
-  profiles: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const profilePrivacies: TableSpec = {
   table: 'fleet.device_profile_privacies',
   alias: 'pp',

@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const REMOTE_DIAG_PAGES = {
-  remoteDiags: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const remoteDiags: TableSpec = {
   table: 'fleet.device_remote_diags',
   alias: 'rd',

@@ -1,13 +1,12 @@
 /** The workshops of an account's organization (a global catalog, linked per organization). */
 import { from, type RelationSpec } from '@fleetgraph/paging';
-import { WORKSHOP_PAGES, workshops } from './tables';
+import { workshops } from './tables';
 
 export const workshopRelations = {
   accountWorkshops: {
     name: 'Account.workshops',
     parentType: 'uuid',
     child: workshops,
-    rules: WORKSHOP_PAGES.workshops,
     children: (knex) =>
       from(knex, workshops).whereRaw(
         `w.id in (select ow.workshop_id from fleet.organization_workshops ow

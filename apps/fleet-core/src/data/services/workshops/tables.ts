@@ -1,9 +1,5 @@
 import type { TableSpec } from '@fleetgraph/paging';
 
-export const WORKSHOP_PAGES = {
-  workshops: { defaultSize: 20, maxSize: 100 },
-} as const;
-
 export const workshops: TableSpec = {
   table: 'fleet.workshops',
   alias: 'w',
