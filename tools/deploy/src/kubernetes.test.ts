@@ -119,6 +119,7 @@ describe('deploy/kubernetes', () => {
       const container = containerOf(doc);
       assert.match(container.image, /^fleetgraph\/platform:/, name);
       assert.equal(pod.securityContext.runAsNonRoot, true, name);
+      assert.equal(pod.enableServiceLinks, false, `${name}: no SERVICE_PORT=tcp://... in the environment`);
       assert.ok(pod.securityContext.runAsUser > 0, name);
       assert.equal(container.securityContext.readOnlyRootFilesystem, true, name);
       assert.equal(container.securityContext.allowPrivilegeEscalation, false, name);

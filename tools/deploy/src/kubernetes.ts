@@ -124,6 +124,8 @@ function podSpec(
 ): IPodSpec {
   return {
     automountServiceAccountToken: false,
+    // Service links would set SSO_PORT=tcp://..., GATEWAY_PORT, FLEET_CORE_PORT...: the very
+    // names the services read their ports from.
     enableServiceLinks: false,
     securityContext: {
       runAsNonRoot: true,
