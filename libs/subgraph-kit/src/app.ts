@@ -1,8 +1,9 @@
 /**
  * createSubgraphApp: everything a domain subgraph's buildApp shares — a server with the platform
  * conventions, a knex pool closed with the app, the app's schema migrated, token verification,
- * a database readiness check, and the GraphQL endpoint. Requests read from the read pool
- * (DATABASE_READ_URL, a standby) when one is configured; everything else uses the primary. A subgraph passes only what is its own.
+ * a database readiness check, and the GraphQL endpoint. A subgraph passes only what is its own.
+ * Requests read from the read pool (DATABASE_READ_URL, a standby) when one is configured;
+ * everything else uses the primary.
  */
 import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
@@ -53,7 +54,10 @@ export interface SubgraphDefinition<L> {
   /** folder of the subgraph's *.graphql files */
   schemaDir: string;
   resolvers: Resolvers<L>;
-  /** A request's loaders; `knex` is the read pool (a standby when DATABASE_READ_URL is set): never write through it. */
+  /**
+   * A request's loaders. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
+   * write through it.
+   */
   createLoaders(knex: Knex, user: UserContext): L;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
