@@ -4,6 +4,7 @@
  * on (replicas, probes, limits, non-root, secrets by reference, only the gateway reaching a subgraph).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { before, describe, test } from 'node:test';
 import { loadAll } from 'js-yaml';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
@@ -33,6 +34,16 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
 };
+
+/** Whether kubectl (with its kustomize) is installed here. */
+function kubectl(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let units: SubgraphUnit[];
 let subgraphs: DeployedSubgraph[];
@@ -88,6 +99,25 @@ describe('deploy/kubernetes', () => {
     const applied = objects.filter(({ file }) => kustomization.resources.includes(file));
     assert.equal(applied.filter(({ doc }) => doc.kind === 'Secret').length, 0, 'no Secret is applied');
   });
+
+  test(
+    'kustomize builds the folder into the objects of the files it lists',
+    { skip: !kubectl() && 'no kubectl' },
+    () => {
+      const built = (
+        loadAll(execFileSync('kubectl', ['kustomize', deployDir()], { encoding: 'utf8' })) as Doc[]
+      ).filter(Boolean);
+      const kustomization = objects.find(({ file }) => file === 'kustomization.yaml')!.doc;
+      const listed = objects.filter(({ file }) => kustomization.resources.includes(file));
+      assert.equal(built.length, listed.length);
+      for (const doc of built) {
+        if (doc.kind !== 'Namespace')
+          assert.equal(doc.metadata.namespace, 'fleetgraph', `${doc.kind} ${doc.metadata.name}`);
+        for (const container of doc.spec?.template?.spec?.containers ?? [])
+          assert.equal(container.image, `fleetgraph/platform:${workspaceTag()}`);
+      }
+    },
+  );
 
   test('a Deployment, Service and PodDisruptionBudget per service; autoscalers for the gateway and every subgraph', () => {
     const services = ['gateway', 'sso', ...units.map((u) => u.manifest.name)];
