@@ -360,7 +360,7 @@ export async function buildApp(
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
-  // Observability and resilience (README "Operating the gateway"). The response cache reports
+  // Observability and resilience (docs/operations.md). The response cache reports
   // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
   const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
   if (config.metricsEnabled)

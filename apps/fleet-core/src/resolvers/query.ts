@@ -106,7 +106,7 @@ export const Query = {
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { device: 'd.id' }, form);
     const rows = () => deviceFilters(knex, args, knex(`${t.devices.table} as d`));
-    // The walk tests every filter on each row it reads (README, design notes), so the scope decides.
+    // The walk tests every filter on each row it reads, so the scope decides.
     const read = await visibleRootList(rows, 'scope', visible, DEVICE_WALK, () => loaders.listScope);
     return pageOf({
       codec: loaders.codec,

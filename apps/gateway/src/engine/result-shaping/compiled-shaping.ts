@@ -7,8 +7,8 @@
  * and fragments, nulls invalid leaves and bubbles nulls up to the nearest nullable field. Apollo
  * interprets the operation for every object of the answer: the `@skip` / `@include` lookup, the
  * field's definition and response name, the type tests through federation-internals' exported
- * getters, two result objects per value. On a page of 20 inspection reports with their answers,
- * that walk was 19 % of the gateway's CPU (README "Benchmarks").
+ * getters, two result objects per value: on a page of many objects, a large share of the
+ * gateway's CPU.
  *
  * Here each selection set is compiled on first use in a request (the directives evaluated with the
  * request's variables, the field's response name, its type's wrappers and leaf check) and the walk
