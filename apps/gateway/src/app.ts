@@ -20,12 +20,12 @@ import {
   expectPassThrough,
   passThroughCheck,
   installCompiledResultShaping,
+  jsonMediaTypeStatus,
 } from './engine';
 import { scopesPlugin } from './scopes/plugin';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
 import { metricsPlugin, registerMetrics } from './observability/plugin';
 import { documentStore } from './resilience/caches';
-import { legacyJsonStatus } from './legacy-json-status';
 import { createResilientJwks } from './resilience/jwks';
 import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
@@ -456,7 +456,7 @@ export async function buildApp(
     onRequest: refuseContentEncoding,
     preHandler: [nestingPreHandler(config.limits), front.preHandler],
     errorHandler: refusedRequestHandler(config.maxBodyBytes),
-    onSend: [legacyJsonStatus, front.onSend],
+    onSend: [jsonMediaTypeStatus, front.onSend],
   });
   app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).

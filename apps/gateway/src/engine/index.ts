@@ -8,3 +8,4 @@ export { createSubgraphPools, ForwardingDataSource, type SubgraphPools } from '.
 export { createCacheFront, type CacheFront, type RememberedRequest } from './front-door';
 export { expectPassThrough, passThroughCheck } from './result-shaping/pass-through';
 export { installCompiledResultShaping, compiledShapingInstalled } from './result-shaping/install';
+export { jsonMediaTypeStatus } from './json-media-type-status';

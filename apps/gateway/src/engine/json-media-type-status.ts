@@ -23,7 +23,7 @@ const REQUEST_ERROR_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
-export async function legacyJsonStatus(
+export async function jsonMediaTypeStatus(
   _request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
