@@ -16,6 +16,7 @@ export { projectedFields, MAX_PROJECTIONS } from './projection';
 export {
   relationLoader,
   relationLoaders,
+  type RelationLoaders,
   rowsPerParent,
   type RelationSpec,
   type RelationKey,

@@ -266,22 +266,26 @@ function pageTemplate(
  * relations, and making every loader (two DataLoaders and their closures each) per request cost
  * the cheapest queries more than their statement did.
  */
+/** The nested pages of one request, each relation's loader made the first time it is asked for. */
+export interface RelationLoaders<N extends string, M = any> {
+  get(name: N): ReturnType<typeof relationLoader<M>>;
+}
+
 export function relationLoaders<N extends string, M = any>(
   knex: Knex,
   codec: CursorCodec,
   viewer: string,
   specs: Record<N, RelationSpec>,
-): Record<N, ReturnType<typeof relationLoader<M>>> {
-  const loaders = {} as Record<N, ReturnType<typeof relationLoader<M>>>;
-  for (const name of Object.keys(specs) as N[])
-    Object.defineProperty(loaders, name, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const loader = relationLoader<M>(knex, codec, viewer, specs[name]);
-        Object.defineProperty(loaders, name, { value: loader, enumerable: true });
-        return loader;
-      },
-    });
-  return loaders;
+): RelationLoaders<N, M> {
+  const made = new Map<N, ReturnType<typeof relationLoader<M>>>();
+  return {
+    get(name) {
+      let loader = made.get(name);
+      if (!loader) {
+        loader = relationLoader<M>(knex, codec, viewer, specs[name]);
+        made.set(name, loader);
+      }
+      return loader;
+    },
+  };
 }

@@ -44,7 +44,7 @@ export const relationPage =
   (parent: Row, args: Record<string, unknown>, { loaders }: Ctx, info: GraphQLResolveInfo) => {
     const { locale, ...rest } = args;
     const language = (locale as string | null | undefined) ?? parent.__locale;
-    return loaders.relations[name].load({
+    return loaders.relations.get(name).load({
       parentId: parentKey(parent),
       args: rest,
       fields: listProjection(relations[name].child, info),

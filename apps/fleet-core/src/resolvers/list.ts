@@ -37,7 +37,7 @@ export const page =
     { loaders }: SubgraphContext<FleetLoaders>,
     info: GraphQLResolveInfo,
   ) =>
-    loaders.relations[relation].load({
+    loaders.relations.get(relation).load({
       parentId: parent.id,
       args,
       fields: listProjection(relations[relation].child, info),

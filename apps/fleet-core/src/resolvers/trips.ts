@@ -132,7 +132,7 @@ async function batteryAnnotations(
   args: PageArgs & Record<string, unknown>,
   { loaders }: Ctx,
 ) {
-  const result = (await loaders.relations.deviceBatteryAnnotations.load({
+  const result = (await loaders.relations.get('deviceBatteryAnnotations').load({
     parentId: d.id,
     args,
   })) as Page<BatteryAnnotationModel>;

@@ -38,12 +38,12 @@ export type Info = GraphQLResolveInfo;
 /** A nested page, selecting only the columns its selection reads (TableSpec.fieldNeeds). */
 export const page = (
   loaders: MobilityLoaders,
-  relation: keyof MobilityLoaders['relations'],
+  relation: keyof typeof relations,
   parentId: string,
   args: Args,
   info: Info,
 ) =>
-  loaders.relations[relation].load({
+  loaders.relations.get(relation).load({
     parentId,
     args,
     fields: listProjection(relations[relation].child, info),

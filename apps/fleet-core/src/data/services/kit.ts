@@ -86,7 +86,7 @@ export function groupedBy<M extends Record<string, unknown>>(
 export const nested =
   (relation: ServiceRelationName) =>
   (parent: { id: string }, args: PageArgs & Record<string, unknown>, { loaders }: Ctx) =>
-    loaders.services.relations[relation].load({ parentId: String(parent.id), args });
+    loaders.services.relations.get(relation).load({ parentId: String(parent.id), args });
 
 /** The account named by `row[field]`, if the viewer sees it. */
 export const account =
