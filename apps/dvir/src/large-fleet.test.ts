@@ -7,6 +7,7 @@
  * exactly what the visibility rule selects, in the list's order, whichever shape reads them.
  */
 import { after, before, test } from 'node:test';
+import { asViewer } from '@fleetgraph/auth';
 import assert from 'node:assert/strict';
 import { allPages, assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import { rootListScope } from '@fleetgraph/visibility';
@@ -61,7 +62,13 @@ async function pageThrough(user: unknown, filter = ''): Promise<{ ids: string[];
 
 /** What the visibility rule selects (the set form), in the list's order. */
 async function expected(uid: string, vehicleId?: string): Promise<string[]> {
-  const q = whereFleetVisible(h.knex, h.knex('dvir.inspection_reports as r').select('r.id'), 'r', uid, 'set');
+  const q = whereFleetVisible(
+    h.knex,
+    h.knex('dvir.inspection_reports as r').select('r.id'),
+    'r',
+    asViewer(uid),
+    'set',
+  );
   if (vehicleId) q.where('r.vehicle_id', vehicleId);
   const rows: Array<{ id: string }> = await q.orderBy('r.started_at', 'desc').orderBy('r.id', 'desc');
   return rows.map((r) => r.id);

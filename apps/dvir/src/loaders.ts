@@ -5,7 +5,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import type { UserContext } from '@fleetgraph/auth';
+import type { UserContext, Viewer } from '@fleetgraph/auth';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import {
   from,
@@ -30,11 +30,11 @@ export interface DvirServices {
   listScopes: ListScopeCache;
 }
 
-type Viewer = { viewer: string };
+type ViewerParams = { viewer: Viewer };
 
 /** A fleet entity (report, answer, defect, attachment) by id, when the viewer sees its vehicle or group. */
 const fleetEntity = (spec: t.TableSpecLike) =>
-  keyLookup<Viewer>({ column: `${spec.alias}.id`, field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+  keyLookup<ViewerParams>({ column: `${spec.alias}.id`, field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
     whereFleetRowVisible(knex, from(knex, spec).select(selectColumns(spec)), spec.alias, p.viewer),
   );
 
@@ -44,7 +44,7 @@ const lookups = {
   answer: fleetEntity(t.answers),
   defect: fleetEntity(t.defects),
   attachment: fleetEntity(t.attachments),
-  item: keyLookup<Viewer>({ column: 'it.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+  item: keyLookup<ViewerParams>({ column: 'it.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
     from(knex, t.items)
       .select(selectColumns(t.items))
       .select(knex.raw('tp.default_language as "defaultLanguage"'))
@@ -53,7 +53,7 @@ const lookups = {
       )
       .whereIn('it.template_id', visibleTemplateIds(knex, p.viewer)),
   ),
-  template: keyLookup<Viewer>({ column: 'tp.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
+  template: keyLookup<ViewerParams>({ column: 'tp.id', field: 'id', kind: 'uuid' }, ['viewer'], (knex, p) =>
     whereTemplateVisible(
       knex,
       from(knex, t.templates).select(selectColumns(t.templates)).where('tp.latest', true),
@@ -63,7 +63,7 @@ const lookups = {
   ),
 };
 
-type LoaderArgs = DvirServices & { viewer: string };
+type LoaderArgs = DvirServices & { viewer: Viewer };
 
 /**
  * The request's loaders, each made on first use (lazyFields): a request allocates one object, and

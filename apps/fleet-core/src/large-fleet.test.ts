@@ -6,6 +6,7 @@
  * small subtree and builds his set).
  */
 import { after, before, test } from 'node:test';
+import type { Viewer } from '@fleetgraph/auth';
 import assert from 'node:assert/strict';
 import { allPages } from '@fleetgraph/testing';
 import { refreshGroupClosure, rootListScope, visibleDevices, visibleDrivers } from '@fleetgraph/visibility';
@@ -70,7 +71,7 @@ async function pageThrough(user: typeof F.alice): Promise<{ ids: string[]; count
   return { ids: items.map((d) => d.id), count };
 }
 
-const expected = async (uid: string) =>
+const expected = async (uid: Viewer) =>
   (await h.knex.select('v.id').from(visibleDevices(h.knex, uid).as('v')).orderBy('v.id')).map(
     (r: { id: string }) => r.id,
   );
@@ -107,7 +108,7 @@ async function driverPages(user: typeof F.alice, args = ''): Promise<{ ids: stri
 }
 
 /** The drivers the visibility rule gives `uid`, in the list's default order (label, then id). */
-const expectedDrivers = async (uid: string) =>
+const expectedDrivers = async (uid: Viewer) =>
   (
     await h
       .knex('fleet.drivers as dr')

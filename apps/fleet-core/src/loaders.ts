@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
-import type { UserContext } from '@fleetgraph/auth';
+import type { UserContext, Viewer } from '@fleetgraph/auth';
 import type { ListScopeCache } from '@fleetgraph/visibility';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { entityLoaderMakers } from './data/entities';
@@ -15,7 +15,7 @@ export interface FleetServices {
   listScopes: ListScopeCache;
 }
 
-type LoaderArgs = FleetServices & { viewer: string };
+type LoaderArgs = FleetServices & { viewer: Viewer };
 
 /**
  * Per-request loaders: entity lookups, summaries, nested pages and the services areas, batched,

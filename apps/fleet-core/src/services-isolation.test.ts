@@ -3,6 +3,7 @@
  * null for every Acme object asked by id, only Globex rows in every list, and nothing of Acme
  * through nested paths or direct `_entities` calls.
  */
+import type { TestUser } from '@fleetgraph/testing';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
@@ -216,7 +217,7 @@ describe('descriptions of drivers', () => {
 describe('onboarding requests of a distributor follow device visibility', () => {
   const query = `query($id: ID!) { distributor(id: $id) {
     requests { count list { id plate vin notes device { id } } } } }`;
-  const requestsOf = async (user: typeof F.alice) =>
+  const requestsOf = async (user: TestUser) =>
     ok(await h.as(user)(query, { id: S.distributors.hamburg })).distributor.requests as {
       count: number;
       list: { id: string; plate: string | null; device: { id: string } | null }[];

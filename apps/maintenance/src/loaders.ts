@@ -7,7 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import type { UserContext } from '@fleetgraph/auth';
+import type { UserContext, Viewer } from '@fleetgraph/auth';
 import {
   keyLookup,
   relationLoader,
@@ -54,7 +54,7 @@ const historyRelation: RelationSpec = {
       .where(vehicleVisibleTo(k, v, 'h.vehicle_id')),
 };
 
-type Viewer = { viewer: string };
+type ViewerParams = { viewer: Viewer };
 const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const });
 
 /**
@@ -63,12 +63,12 @@ const byId = (column: string) => ({ column, field: 'id', kind: 'uuid' as const }
  * not see.
  */
 const lookups = {
-  history: keyLookup<Viewer>(byId('h.id'), ['viewer'], (knex, p) =>
+  history: keyLookup<ViewerParams>(byId('h.id'), ['viewer'], (knex, p) =>
     knex('maintenance.history as h')
       .select(selectColumns(historySpec))
       .where(vehicleVisibleTo(knex, p.viewer, 'h.vehicle_id')),
   ),
-  threshold: keyLookup<Viewer>(byId('c.id'), ['viewer'], (knex, p) =>
+  threshold: keyLookup<ViewerParams>(byId('c.id'), ['viewer'], (knex, p) =>
     visibleThresholds(knex, p.viewer).select(selectColumns(thresholdSpec)),
   ),
 };

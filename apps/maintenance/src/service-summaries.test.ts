@@ -6,6 +6,7 @@
  * each row's summary_json (migration 003) stays its values encoded. Its read keeps a primary-key plan on a table without statistics.
  */
 import assert from 'node:assert/strict';
+import { asViewer } from '@fleetgraph/auth';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
@@ -164,7 +165,7 @@ test('summaries are read by primary key per vehicle, whatever the statistics', a
   );
   await assertNoStatistics(h.knex, 'maintenance', 'service_summaries');
   // Alice sees the whole fleet; the facts statement must probe the 100,000 summaries per vehicle.
-  const { sql, bindings } = vehicleFactsQuery(h.knex, alice, {}, new Date(NOW)).toSQL();
+  const { sql, bindings } = vehicleFactsQuery(h.knex, asViewer(alice), {}, new Date(NOW)).toSQL();
   const nodes = await explainNodes(h.knex, sql, bindings, { analyze: true });
   const summaries = nodes.filter((node) => node['Relation Name'] === 'service_summaries');
   assert.equal(summaries.length, 1, JSON.stringify(nodes.map((n) => n['Node Type'])));
@@ -174,7 +175,7 @@ test('summaries are read by primary key per vehicle, whatever the statistics', a
     JSON.stringify(summaries[0]),
   );
   assert.ok((summaries[0]!['Actual Loops'] ?? 0) >= 2, 'probed once per vehicle');
-  const facts = await vehicleFacts(h.knex, alice, {}, new Date(NOW));
+  const facts = await vehicleFacts(h.knex, asViewer(alice), {}, new Date(NOW));
   const answered = facts.reduce((sum, v) => sum + v.services.length, 0);
   const own = await h
     .knex('maintenance.service_summaries')

@@ -6,6 +6,7 @@
  * Pages must list exactly what the visibility rule selects, in the list's order, both ways.
  */
 import { after, before, test } from 'node:test';
+import { asViewer } from '@fleetgraph/auth';
 import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { allPages } from '@fleetgraph/testing';
@@ -45,7 +46,7 @@ async function pageThrough(user: unknown, variables: Record<string, unknown>) {
 
 /** What the visibility rule selects (the set form), in detection order. */
 async function expected(uid: string, direction: 'asc' | 'desc', vehicleId?: string): Promise<string[]> {
-  const q = whereVisible(h.knex, h.knex('mobility.anomalies as a').select('a.id'), 'a', uid, 'set');
+  const q = whereVisible(h.knex, h.knex('mobility.anomalies as a').select('a.id'), 'a', asViewer(uid), 'set');
   if (vehicleId) q.where('a.vehicle_id', vehicleId);
   const rows: Array<{ id: string }> = await q.orderBy('a.detected_at', direction).orderBy('a.id', direction);
   return rows.map((r) => r.id);

@@ -6,7 +6,7 @@
 import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import type { UserContext } from '@fleetgraph/auth';
+import type { UserContext, Viewer } from '@fleetgraph/auth';
 import {
   from,
   keyLookup,
@@ -102,14 +102,14 @@ export const relations = {
 
 type RelationName = keyof typeof relations;
 
-type Viewer = { viewer: string };
-type LoaderArgs = MobilityServices & Viewer;
+type ViewerParams = { viewer: Viewer };
+type LoaderArgs = MobilityServices & ViewerParams;
 
 const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
 
 /** A transaction or an anomaly by id when the viewer sees it (whereVisible, per row), with the selected columns. */
 const visibleRow = (spec: TableSpec) =>
-  keyLookup<Viewer>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
+  keyLookup<ViewerParams>(byId(`${spec.alias}.id`), ['viewer'], (knex, p, projection) =>
     whereVisible(knex, from(knex, spec).select(selectColumns(spec, projection)), spec.alias, p.viewer, 'row'),
   );
 

@@ -29,3 +29,4 @@ export {
   type ScopeCaller,
   type ScopeDefinition,
 } from './scopes';
+export { asViewer, type Viewer } from './viewer';

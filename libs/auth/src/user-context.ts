@@ -1,7 +1,8 @@
+import type { Viewer } from './viewer';
 /** What every service knows about the caller once the access token is verified. */
 export interface UserContext {
-  /** The user id (SSO `uid`); the Account id everywhere. */
-  uid: string;
+  /** The user id (SSO `uid`); the Account id everywhere, and the caller visibility rules take. */
+  uid: Viewer;
   email: string;
   fullName: string;
   scopes: string[];

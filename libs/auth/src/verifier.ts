@@ -15,6 +15,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { AuthError } from './errors';
 import type { UserContext } from './user-context';
+import { asViewer } from './viewer';
 
 export interface VerifierOptions {
   issuer: string;
@@ -72,7 +73,8 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
       throw new AuthError('invalid_token', 'The access token lacks its user claims');
     }
     return {
-      uid,
+      // The verified token's account: the caller every visibility rule takes.
+      uid: asViewer(uid),
       email: user.email,
       fullName: user.full_name ?? '',
       scopes: (payload.scope ?? '').split(' ').filter(Boolean),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { asViewer } from '@fleetgraph/auth';
 import { after, before, test } from 'node:test';
 import { createKnex, createTestDatabase, type Knex, type TestDatabase } from '@fleetgraph/db';
 import { CursorCodec } from './cursor';
@@ -48,7 +49,7 @@ const codec = new CursorCodec('relation-pages-test-secret');
 const ids = (page: { list: Array<{ id: string }> }) => page.list.map((book) => book.id);
 
 test("a compiled page binds each request's viewer: one viewer never sees another's children", async () => {
-  const ann = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const ann = relationLoader<{ id: string }>(knex, codec, asViewer('ann'), shelfBooks);
   const [annS1, annS2] = await Promise.all([
     ann.load({ parentId: 's1', args: {} }),
     ann.load({ parentId: 's2', args: {} }),
@@ -56,7 +57,7 @@ test("a compiled page binds each request's viewer: one viewer never sees another
   assert.deepEqual([ids(annS1), ids(annS2)], [['b1', 'b2'], ['b6']]);
   assert.ok(annS1.next, 'ann has a third book on s1');
 
-  const bob = relationLoader<{ id: string }>(knex, codec, 'bob', shelfBooks);
+  const bob = relationLoader<{ id: string }>(knex, codec, asViewer('bob'), shelfBooks);
   const [bobS1, bobS2] = await Promise.all([
     bob.load({ parentId: 's1', args: {} }),
     bob.load({ parentId: 's2', args: {} }),
@@ -66,12 +67,12 @@ test("a compiled page binds each request's viewer: one viewer never sees another
 });
 
 test('a continued page binds its position; a filtered page is built per call and still batched', async () => {
-  const ann = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const ann = relationLoader<{ id: string }>(knex, codec, asViewer('ann'), shelfBooks);
   const first = await ann.load({ parentId: 's1', args: {} });
   const rest = await ann.load({ parentId: 's1', args: { pageId: first.next! } });
   assert.deepEqual(ids(rest), ['b3']);
 
-  const since = relationLoader<{ id: string }>(knex, codec, 'ann', shelfBooks);
+  const since = relationLoader<{ id: string }>(knex, codec, asViewer('ann'), shelfBooks);
   const [s1, s2] = await Promise.all([
     since.load({ parentId: 's1', args: { since: 2002 } }),
     since.load({ parentId: 's2', args: { since: 2002 } }),
@@ -80,7 +81,7 @@ test('a continued page binds its position; a filtered page is built per call and
 });
 
 test('a mark is set on every row of its page, and pages of two marks never share rows', async () => {
-  const ann = relationLoader<{ id: string; lang?: string }>(knex, codec, 'ann', shelfBooks);
+  const ann = relationLoader<{ id: string; lang?: string }>(knex, codec, asViewer('ann'), shelfBooks);
   const [fr, de, plain] = await Promise.all([
     ann.load({ parentId: 's1', args: {}, mark: { lang: 'FR' } }),
     ann.load({ parentId: 's1', args: {}, mark: { lang: 'DE' } }),

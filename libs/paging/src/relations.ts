@@ -11,6 +11,7 @@
  * `count` is a second batched statement, sent only when a client selects it.
  */
 import DataLoader from 'dataloader';
+import type { Viewer } from '@fleetgraph/auth';
 import type { Knex } from 'knex';
 import { arrayParameter, sqlTemplate, type SqlTemplate } from '@fleetgraph/db';
 import { fingerprint, type CursorCodec } from './cursor';
@@ -35,7 +36,7 @@ export interface RelationSpec {
    * read it, and depend on nothing else that changes (no clock, no request state; `filter` with
    * no filters likewise).
    */
-  children(knex: Knex, viewer: string): Knex.QueryBuilder;
+  children(knex: Knex, viewer: Viewer): Knex.QueryBuilder;
   /**
    * Optional field arguments besides pageSize/pageId (e.g. startedAfter): applied to the child
    * query; they are part of the batch key, of the count and of the cursor fingerprint.
@@ -70,7 +71,7 @@ function filtersOf(args: RelationKey['args']): Record<string, unknown> {
   );
 }
 
-export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: string, spec: RelationSpec) {
+export function relationLoader<M>(knex: Knex, codec: CursorCodec, viewer: Viewer, spec: RelationSpec) {
   const childQuery = (filters: Record<string, unknown>) => childrenOf(knex, spec, viewer, filters);
   const counts = new DataLoader<{ parentId: string; filters: Record<string, unknown> }, number, string>(
     async (keys) => {
@@ -184,7 +185,7 @@ type ChildRow = Record<string, unknown> & { __parent: string };
 /** Every parent's page of children, in one statement (see the module comment). */
 function childRows(
   knex: Knex,
-  viewer: string,
+  viewer: Viewer,
   spec: RelationSpec,
   filters: Record<string, unknown>,
   request: PageRequest,
@@ -210,7 +211,7 @@ function childRows(
 export const rowsPerParent = (parentType: 'uuid' | 'text'): string =>
   `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`;
 
-function childrenOf(knex: Knex, spec: RelationSpec, viewer: string, filters: Record<string, unknown>) {
+function childrenOf(knex: Knex, spec: RelationSpec, viewer: Viewer, filters: Record<string, unknown>) {
   const query = spec.children(knex, viewer);
   if (spec.filter) spec.filter(query, filters);
   return query;
@@ -250,7 +251,7 @@ function pageTemplate(
       const page = childPage(
         knex,
         spec,
-        childrenOf(knex, spec, params.viewer as string, {}),
+        childrenOf(knex, spec, params.viewer as Viewer, {}),
         { ...request, after: request.after ? after : null },
         fields,
       );
@@ -274,7 +275,7 @@ export interface RelationLoaders<N extends string, M = any> {
 export function relationLoaders<N extends string, M = any>(
   knex: Knex,
   codec: CursorCodec,
-  viewer: string,
+  viewer: Viewer,
   specs: Record<N, RelationSpec>,
 ): RelationLoaders<N, M> {
   const made = new Map<N, ReturnType<typeof relationLoader<M>>>();

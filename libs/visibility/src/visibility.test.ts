@@ -7,6 +7,7 @@
  *   Globex: Globex Root (carol): 5 devices, 1 vehicle, greta
  */
 import assert from 'node:assert/strict';
+import { asViewer, type Viewer } from '@fleetgraph/auth';
 import { after, before, test } from 'node:test';
 import { createKnex, createTestDatabase, migrateSchema, type Knex, type TestDatabase } from '@fleetgraph/db';
 import { dependencyManifest } from '@fleetgraph/subgraph-kit';
@@ -102,7 +103,7 @@ test('accounts: members of a visible group, and always oneself', async () => {
 });
 
 test('an unknown account sees nothing but itself', async () => {
-  const nobody = '00000000-0000-4000-8000-00000000dead';
+  const nobody = asViewer('00000000-0000-4000-8000-00000000dead');
   assert.deepEqual(await ids(visibleGroups(knex, nobody)), []);
   assert.deepEqual(await ids(visibleVehicles(knex, nobody)), []);
   assert.deepEqual(await ids(visibleDevices(knex, nobody)), []);
@@ -111,7 +112,7 @@ test('an unknown account sees nothing but itself', async () => {
 });
 
 test('organizationOf: the organization of an account', async () => {
-  const org = async (uid: string) =>
+  const org = async (uid: Viewer) =>
     (
       (await knex.select('o.organization_id').from(organizationOf(knex, uid).as('o'))) as Array<{
         organization_id: string;
@@ -122,7 +123,7 @@ test('organizationOf: the organization of an account', async () => {
   assert.deepEqual(await org(F.carol.uid), [F.orgB]);
 });
 
-const NOBODY = '00000000-0000-4000-8000-00000000dead';
+const NOBODY = asViewer('00000000-0000-4000-8000-00000000dead');
 
 /** `count` more devices for alice, placed in the depot (tests add them in a rolled-back transaction). */
 async function addDepotDevices(trx: Knex.Transaction, count: number): Promise<void> {
@@ -226,11 +227,11 @@ const DEVICE_WALK: OrganizationWalk = {
   order: { columns: ['d.id'] },
   lowest: "''",
 };
-const deviceVisible = (db: Knex, uid: string) => (form: VisibilityForm) =>
+const deviceVisible = (db: Knex, uid: Viewer) => (form: VisibilityForm) =>
   anyAssetVisible(db, uid, { device: 'd.id' }, form);
 
 /** The root devices list as a fleet-core resolver builds it, without order and limit. */
-const devicesAfter = (db: Knex, uid: string, scope: ListScope, after: string | null) =>
+const devicesAfter = (db: Knex, uid: Viewer, scope: ListScope, after: string | null) =>
   visibleInOrder(
     db('fleet.devices as d').select('d.id'),
     scope,
@@ -240,7 +241,7 @@ const devicesAfter = (db: Knex, uid: string, scope: ListScope, after: string | n
   );
 
 /** The ids of one page (or every page, with `size` large) of the root devices list, in order. */
-async function devicePage(db: Knex, uid: string, scope: ListScope, after: string | null, size = 1000) {
+async function devicePage(db: Knex, uid: Viewer, scope: ListScope, after: string | null, size = 1000) {
   const rows: Array<{ id: string }> = await devicesAfter(db, uid, scope, after).orderBy('d.id').limit(size);
   return rows.map((r) => r.id);
 }
@@ -366,7 +367,7 @@ test('visibleInOrder newest first: both shapes page identically, and a walked pa
     // large table as a migration would, so the planner's row estimate is the table's size.
     await trx.raw('drop index fleet.devices_org_order_idx');
     await trx.raw('create index devices_org_created_idx on fleet.devices (organization_id, created_at, id)');
-    const newest = (uid: string, scope: ListScope, after: readonly unknown[] | null) =>
+    const newest = (uid: Viewer, scope: ListScope, after: readonly unknown[] | null) =>
       visibleInOrder(
         trx('fleet.devices as d').select('d.id', 'd.created_at'),
         scope,

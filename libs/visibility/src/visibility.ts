@@ -18,11 +18,12 @@
  * The views are inlined by the planner, so both cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { whereAfter, type KeysetOrder, type RootPageOptions } from '@fleetgraph/paging';
 
 export const FLEET_CONTRACT = 'fleet_contract';
 
-export function visibleGroups(knex: Knex, accountId: string): Knex.QueryBuilder {
+export function visibleGroups(knex: Knex, accountId: Viewer): Knex.QueryBuilder {
   return knex
     .select('v.group_id as id')
     .from('fleet_contract.account_visible_groups_v1 as v')
@@ -32,7 +33,7 @@ export function visibleGroups(knex: Knex, accountId: string): Knex.QueryBuilder 
 function visibleAssets(
   knex: Knex,
   kind: 'vehicle' | 'device' | 'driver',
-  accountId: string,
+  accountId: Viewer,
 ): Knex.QueryBuilder {
   return knex
     .select(`v.${kind}_id as id`)
@@ -40,10 +41,10 @@ function visibleAssets(
     .where('v.account_id', accountId);
 }
 
-export const visibleDevices = (knex: Knex, accountId: string): Knex.QueryBuilder =>
+export const visibleDevices = (knex: Knex, accountId: Viewer): Knex.QueryBuilder =>
   visibleAssets(knex, 'device', accountId);
-export const visibleVehicles = (knex: Knex, accountId: string) => visibleAssets(knex, 'vehicle', accountId);
-export const visibleDrivers = (knex: Knex, accountId: string) => visibleAssets(knex, 'driver', accountId);
+export const visibleVehicles = (knex: Knex, accountId: Viewer) => visibleAssets(knex, 'vehicle', accountId);
+export const visibleDrivers = (knex: Knex, accountId: Viewer) => visibleAssets(knex, 'driver', accountId);
 
 /**
  * A group is visible when one of its ancestors (itself included, at depth 0) is one of the
@@ -61,14 +62,14 @@ const GROUP_VISIBLE = `exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v
     where vm.account_id = ? offset 0) offset 0)`;
 
 /** True for a row whose group (`column`, e.g. 'g.id') the account sees. */
-export function groupVisibleTo(knex: Knex, accountId: string, column: string): Knex.Raw {
+export function groupVisibleTo(knex: Knex, accountId: Viewer, column: string): Knex.Raw {
   return knex.raw(GROUP_VISIBLE, [column, accountId]);
 }
 
 function assetVisibleTo(
   knex: Knex,
   kind: 'vehicle' | 'device' | 'driver',
-  accountId: string,
+  accountId: Viewer,
   column: string,
 ): Knex.Raw {
   return knex.raw(
@@ -79,13 +80,13 @@ function assetVisibleTo(
 }
 
 /** True for a row whose device (`column`, e.g. 'd.id') is placed in a group the account sees. */
-export const deviceVisibleTo = (knex: Knex, accountId: string, column: string) =>
+export const deviceVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'device', accountId, column);
 /** True for a row whose vehicle (`column`) is placed in a group the account sees. */
-export const vehicleVisibleTo = (knex: Knex, accountId: string, column: string) =>
+export const vehicleVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'vehicle', accountId, column);
 /** True for a row whose driver (`column`) is placed in a group the account sees. */
-export const driverVisibleTo = (knex: Knex, accountId: string, column: string) =>
+export const driverVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'driver', accountId, column);
 
 /** Columns of a row naming assets; the row is visible when any of them is. */
@@ -116,7 +117,7 @@ const ROWS = {
  */
 export function anyAssetVisible(
   knex: Knex,
-  accountId: string,
+  accountId: Viewer,
   columns: AssetColumns,
   form: VisibilityForm,
 ): (query: Knex.QueryBuilder) => void {
@@ -152,7 +153,7 @@ export const WALK_FROM_GROUPS = 64;
 
 export async function rootListScope(
   knex: Knex,
-  accountId: string,
+  accountId: Viewer,
   options: { walkFromGroups?: number } = {},
 ): Promise<ListScope> {
   const walkFrom = options.walkFromGroups ?? WALK_FROM_GROUPS;
@@ -208,7 +209,7 @@ export class ListScopeCache {
     this.now = options.now ?? Date.now;
   }
 
-  scopeOf(knex: Knex, accountId: string): Promise<ListScope> {
+  scopeOf(knex: Knex, accountId: Viewer): Promise<ListScope> {
     const now = this.now();
     const kept = this.entries.get(accountId);
     if (kept && now - kept.at < this.ttlMs) return kept.scope;
@@ -337,7 +338,7 @@ export async function visibleRootList(
 }
 
 /** True for a row whose account (`column`) is the viewer or a member of a group the viewer sees. */
-export function accountVisibleTo(knex: Knex, accountId: string, column: string): Knex.Raw {
+export function accountVisibleTo(knex: Knex, accountId: Viewer, column: string): Knex.Raw {
   return knex.raw(
     `(?? = ? or exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 ma
       where ma.account_id = ?? and ${GROUP_VISIBLE} offset 0))`,
@@ -345,7 +346,7 @@ export function accountVisibleTo(knex: Knex, accountId: string, column: string):
   );
 }
 
-export function visibleAccounts(knex: Knex, accountId: string): Knex.QueryBuilder {
+export function visibleAccounts(knex: Knex, accountId: Viewer): Knex.QueryBuilder {
   return knex
     .select('a.account_id as id')
     .from(`${FLEET_CONTRACT}.account_groups_v1 as a`)
@@ -354,7 +355,7 @@ export function visibleAccounts(knex: Knex, accountId: string): Knex.QueryBuilde
 }
 
 /** The organization of an account (a subquery selecting `organization_id`). */
-export function organizationOf(knex: Knex, accountId: string): Knex.QueryBuilder {
+export function organizationOf(knex: Knex, accountId: Viewer): Knex.QueryBuilder {
   return knex.select('a.organization_id').from('fleet_contract.accounts_v1 as a').where('a.id', accountId);
 }
 

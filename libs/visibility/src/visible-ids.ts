@@ -6,6 +6,7 @@
  * see (subgraph-kit visible-ids.ts) and to answer `__resolveReference` for fleet entities.
  */
 import DataLoader from 'dataloader';
+import type { Viewer } from '@fleetgraph/auth';
 import type { Knex } from 'knex';
 import { arrayParameter } from '@fleetgraph/db';
 import { isUuid } from '@fleetgraph/paging';
@@ -17,7 +18,7 @@ import {
   vehicleVisibleTo,
 } from './visibility';
 
-type VisibleTo = (knex: Knex, accountId: string, column: string) => Knex.Raw;
+type VisibleTo = (knex: Knex, accountId: Viewer, column: string) => Knex.Raw;
 
 const KINDS = {
   vehicle: [vehicleVisibleTo, 'uuid'],
@@ -30,7 +31,7 @@ const KINDS = {
 export type FleetKind = keyof typeof KINDS;
 export type FleetVisibility = Readonly<Record<FleetKind, DataLoader<string, boolean, string>>>;
 
-function visibleIds(knex: Knex, viewer: string, kind: FleetKind) {
+function visibleIds(knex: Knex, viewer: Viewer, kind: FleetKind) {
   const [visibleTo, type] = KINDS[kind];
   const key = (id: string) => (type === 'uuid' ? id.toLowerCase() : id);
   return new DataLoader<string, boolean, string>(
@@ -50,7 +51,7 @@ function visibleIds(knex: Knex, viewer: string, kind: FleetKind) {
   );
 }
 
-export function fleetVisibility(knex: Knex, viewer: string): FleetVisibility {
+export function fleetVisibility(knex: Knex, viewer: Viewer): FleetVisibility {
   const made = new Map<FleetKind, DataLoader<string, boolean, string>>();
   const loader = (kind: FleetKind) => {
     let found = made.get(kind);

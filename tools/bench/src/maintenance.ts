@@ -22,6 +22,7 @@
  *   BENCH_TRIPS_PER_VEHICLE, default 20)
  */
 import { performance } from 'node:perf_hooks';
+import { asViewer } from '@fleetgraph/auth';
 import { createKnex, migrateSchema, type Knex } from '@fleetgraph/db';
 import { CATALOG, vehicleFactsQuery } from '@fleetgraph/maintenance';
 import { subgraphManifest } from '@fleetgraph/subgraphs';
@@ -144,7 +145,9 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
 }
 
 async function profile(knex: Knex): Promise<void> {
-  const { sql, bindings } = vehicleFactsQuery(knex, VIEWER.uid, {}, new Date(NOW)).toSQL().toNative();
+  const { sql, bindings } = vehicleFactsQuery(knex, asViewer(VIEWER.uid), {}, new Date(NOW))
+    .toSQL()
+    .toNative();
   const connection = await knex.client.acquireConnection();
   try {
     await connection.query('set jit = off');

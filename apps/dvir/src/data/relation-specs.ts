@@ -7,6 +7,7 @@
  * child.
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { from, type RelationSpec } from '@fleetgraph/paging';
 import * as t from './tables';
 import { visibleTemplateIds, whereFleetRowVisible } from './visibility';
@@ -18,7 +19,7 @@ type Filters = Record<string, unknown>;
  * so PostgreSQL evaluates it once per parent (a one-time filter of the LATERAL subquery; `offset
  * 0` keeps the EXISTS from being joined to the children, where it would run per child again).
  */
-const parentVisible = (knex: Knex, viewer: string, table: string) => (query: Knex.QueryBuilder) =>
+const parentVisible = (knex: Knex, viewer: Viewer, table: string) => (query: Knex.QueryBuilder) =>
   query.whereRaw('exists (? offset 0)', [
     whereFleetRowVisible(knex, knex(`${table} as pv`).select(knex.raw('1')), 'pv', viewer).whereRaw(
       'pv.id = p.parent_id',

@@ -3,6 +3,7 @@
  * reads them.
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { from, type RootPageOptions } from '@fleetgraph/paging';
 import {
   visibleRootList,
@@ -48,7 +49,7 @@ function reportRows(knex: Knex, filters: ReportFilters): Knex.QueryBuilder {
  */
 export function reportList(
   knex: Knex,
-  viewer: string,
+  viewer: Viewer,
   filters: ReportFilters,
   scope: () => Promise<ListScope>,
 ): Promise<Pick<RootPageOptions, 'base' | 'countBase'>> {

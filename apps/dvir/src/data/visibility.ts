@@ -7,6 +7,7 @@
  *   (the platform's global templates).
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { anyAssetVisible, organizationOf, visibleGroups, type VisibilityForm } from '@fleetgraph/visibility';
 
 /**
@@ -19,21 +20,21 @@ export function whereFleetVisible(
   knex: Knex,
   query: Knex.QueryBuilder,
   alias: string,
-  viewer: string,
+  viewer: Viewer,
   form: VisibilityForm = 'set',
 ) {
   return query.where(fleetVisible(knex, alias, viewer, form));
 }
 
 /** The fleet rule on `alias`'s rows as a condition (for `query.where(...)`), in the given form. */
-export const fleetVisible = (knex: Knex, alias: string, viewer: string, form: VisibilityForm) =>
+export const fleetVisible = (knex: Knex, alias: string, viewer: Viewer, form: VisibilityForm) =>
   anyAssetVisible(knex, viewer, { vehicle: `${alias}.vehicle_id`, group: `${alias}.group_id` }, form);
 
 /** whereFleetVisible per row. */
-export const whereFleetRowVisible = (knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) =>
+export const whereFleetRowVisible = (knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: Viewer) =>
   whereFleetVisible(knex, query, alias, viewer, 'row');
 
-export function whereTemplateVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: string) {
+export function whereTemplateVisible(knex: Knex, query: Knex.QueryBuilder, alias: string, viewer: Viewer) {
   return query.where((w) =>
     w
       .whereIn(`${alias}.group_id`, visibleGroups(knex, viewer))
@@ -50,6 +51,6 @@ export function whereTemplateVisible(knex: Knex, query: Knex.QueryBuilder, alias
 }
 
 /** Ids of the templates the viewer sees (a subquery for `whereIn`). */
-export function visibleTemplateIds(knex: Knex, viewer: string): Knex.QueryBuilder {
+export function visibleTemplateIds(knex: Knex, viewer: Viewer): Knex.QueryBuilder {
   return whereTemplateVisible(knex, knex('dvir.inspection_templates as vt').select('vt.id'), 'vt', viewer);
 }

@@ -5,6 +5,7 @@
  * whole visible set.
  */
 import DataLoader from 'dataloader';
+import type { Viewer } from '@fleetgraph/auth';
 import type { Knex } from 'knex';
 import {
   accountVisibleTo,
@@ -30,14 +31,14 @@ import { keyLookup, normalizeKey, rowsPerParent, uuidsOnly, type KeyKind } from 
 
 const uuids = uuidsOnly;
 
-type Viewer = { viewer: string };
+type ViewerParams = { viewer: Viewer };
 const rowsOf = (knex: Knex, spec: t.TableSpec, projection?: readonly string[]) =>
   knex(`${spec.table} as ${spec.alias}`).select(t.selectColumns(spec, projection));
 const byId = (column: string, kind: KeyKind = 'uuid') => ({ column, field: 'id', kind });
 
 /** One visible driver per value of drivers.<column> (a model's <field>), the first by `first`. */
 function visibleDriverBy(column: string, field: string, first: Array<{ column: string; order?: 'desc' }>) {
-  return keyLookup<Viewer>({ column: `dr.${column}`, field, kind: 'uuid' }, ['viewer'], (knex, p) =>
+  return keyLookup<ViewerParams>({ column: `dr.${column}`, field, kind: 'uuid' }, ['viewer'], (knex, p) =>
     rowsOf(knex, t.drivers)
       .distinctOn(`dr.${column}`)
       .where(driverVisibleTo(knex, p.viewer, 'dr.id'))
@@ -52,25 +53,25 @@ function visibleDriverBy(column: string, field: string, first: Array<{ column: s
 const lookups = {
   /** The viewer's own account: always visible, so read without the visibility test. */
   self: keyLookup(byId('a.id'), [], (knex, _p, projection) => rowsOf(knex, t.accounts, projection)),
-  account: keyLookup<Viewer>(byId('a.id'), ['viewer'], (knex, p, projection) =>
+  account: keyLookup<ViewerParams>(byId('a.id'), ['viewer'], (knex, p, projection) =>
     rowsOf(knex, t.accounts, projection).where(accountVisibleTo(knex, p.viewer, 'a.id')),
   ),
-  group: keyLookup<Viewer>(byId('g.id'), ['viewer'], (knex, p) =>
+  group: keyLookup<ViewerParams>(byId('g.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.groups).where(groupVisibleTo(knex, p.viewer, 'g.id')),
   ),
-  device: keyLookup<Viewer>(byId('d.id', 'text'), ['viewer'], (knex, p) =>
+  device: keyLookup<ViewerParams>(byId('d.id', 'text'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.devices).where(deviceVisibleTo(knex, p.viewer, 'd.id')),
   ),
-  vehicle: keyLookup<Viewer>(byId('v.id'), ['viewer'], (knex, p, projection) =>
+  vehicle: keyLookup<ViewerParams>(byId('v.id'), ['viewer'], (knex, p, projection) =>
     rowsOf(knex, t.vehicles, projection).where(vehicleVisibleTo(knex, p.viewer, 'v.id')),
   ),
-  deviceByVehicle: keyLookup<Viewer>(
+  deviceByVehicle: keyLookup<ViewerParams>(
     { column: 'd.current_vehicle_id', field: 'currentVehicleId', kind: 'uuid' },
     ['viewer'],
     (knex, p) => rowsOf(knex, t.devices).where(deviceVisibleTo(knex, p.viewer, 'd.id')),
   ),
   product: keyLookup(byId('pr.id'), [], (knex) => rowsOf(knex, t.products)),
-  driver: keyLookup<Viewer>(byId('dr.id'), ['viewer'], (knex, p) =>
+  driver: keyLookup<ViewerParams>(byId('dr.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.drivers).where(driverVisibleTo(knex, p.viewer, 'dr.id')),
   ),
   /** The oldest driver profile of an account. */
@@ -82,7 +83,7 @@ const lookups = {
   driverByVehicle: visibleDriverBy('current_vehicle_id', 'currentVehicleId', [
     { column: 'dr.updated_at', order: 'desc' },
   ]),
-  metadatum: keyLookup<Viewer>(byId('tm.id'), ['viewer'], (knex, p) =>
+  metadatum: keyLookup<ViewerParams>(byId('tm.id'), ['viewer'], (knex, p) =>
     rowsOf(knex, t.tripMetadata)
       .join('fleet.trips as vt', 'vt.id', 'tm.trip_id')
       .where((q) => tripVisible(q, 'vt', knex, p.viewer)),
@@ -91,7 +92,7 @@ const lookups = {
 
 type Model<M> = M & Record<string, unknown>;
 
-type Args = { knex: Knex; viewer: string };
+type Args = { knex: Knex; viewer: Viewer };
 
 /** The entity loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
 export const entityLoaderMakers = {
@@ -119,7 +120,7 @@ export const entityLoaderMakers = {
  * Device.trips, Vehicle.trips and Driver.trips lists, whose parents are visible. Applied to trip
  * rows already narrowed by id (a condition on the row, never a scan of all trips).
  */
-export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex, viewer: string): void {
+export function tripVisible(query: Knex.QueryBuilder, alias: string, knex: Knex, viewer: Viewer): void {
   const columns = {
     device: `${alias}.device_id`,
     vehicle: `${alias}.vehicle_id`,

@@ -8,6 +8,7 @@
  *   └── South: 7 devices, 2 vehicles
  */
 import type { Knex } from 'knex';
+import { asViewer } from '@fleetgraph/auth';
 import { refreshGroupClosure } from '@fleetgraph/visibility';
 import { loadTripsFixture } from './fixture-trips';
 
@@ -18,9 +19,9 @@ export const imei = (n: number) => `35000000${n.toString().padStart(7, '0')}`;
 export const F = {
   orgA: uuid(1, 'a0000000'),
   orgB: uuid(2, 'b0000000'),
-  alice: { uid: uuid(1, 'acc00000'), email: 'alice@acme.example', fullName: 'Alice Admin' },
-  bob: { uid: uuid(2, 'acc00000'), email: 'bob@acme.example', fullName: 'Bob North' },
-  carol: { uid: uuid(3, 'acc00000'), email: 'carol@globex.example', fullName: 'Carol Globex' },
+  alice: { uid: asViewer(uuid(1, 'acc00000')), email: 'alice@acme.example', fullName: 'Alice Admin' },
+  bob: { uid: asViewer(uuid(2, 'acc00000')), email: 'bob@acme.example', fullName: 'Bob North' },
+  carol: { uid: asViewer(uuid(3, 'acc00000')), email: 'carol@globex.example', fullName: 'Carol Globex' },
   groups: {
     hq: uuid(1, 'a1000000'),
     north: uuid(2, 'a1000000'),

@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthError, type TokenVerifier, type UserContext } from '@fleetgraph/auth';
+import { AuthError, type TokenVerifier, type UserContext, asViewer } from '@fleetgraph/auth';
 import { createCacheFront, type CacheFront } from './front-door';
 import { scopeKeyOf } from '../cache/plugin';
 import { memoryCacheStore, type CacheStore } from '../cache/store';
 
 const USER: UserContext = {
-  uid: 'u1',
+  uid: asViewer('u1'),
   email: 'a@example.com',
   fullName: 'A',
   scopes: ['read'],

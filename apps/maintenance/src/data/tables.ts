@@ -4,6 +4,7 @@
  * organization's; history follows the vehicle's visibility.
  */
 import { arrayParameter } from '@fleetgraph/db';
+import type { Viewer } from '@fleetgraph/auth';
 import type { Knex } from 'knex';
 import type { TableSpec } from '@fleetgraph/paging';
 import { organizationOf, visibleVehicles } from '@fleetgraph/visibility';
@@ -75,14 +76,14 @@ export type HistoryModel = {
 };
 
 /** Templates visible to the viewer: global ones and its organization's. */
-export function visibleTemplates(knex: Knex, viewer: string): Knex.QueryBuilder {
+export function visibleTemplates(knex: Knex, viewer: Viewer): Knex.QueryBuilder {
   return knex('maintenance.templates as t').where((q) =>
     q.whereNull('t.organization_id').orWhereIn('t.organization_id', organizationOf(knex, viewer)),
   );
 }
 
 /** Thresholds visible to the viewer, with `inForce` (its organization's own set, else the global one). */
-export function visibleThresholds(knex: Knex, viewer: string): Knex.QueryBuilder {
+export function visibleThresholds(knex: Knex, viewer: Viewer): Knex.QueryBuilder {
   return knex('maintenance.criticality_thresholds as c')
     .where((q) =>
       q.whereNull('c.organization_id').orWhereIn('c.organization_id', organizationOf(knex, viewer)),
@@ -101,7 +102,7 @@ export function visibleThresholds(knex: Knex, viewer: string): Knex.QueryBuilder
 /** The thresholds in force for the viewer's organization (one statement). */
 export async function thresholdsInForce(
   knex: Knex,
-  viewer: string,
+  viewer: Viewer,
 ): Promise<Array<Threshold & { inForce: true }>> {
   const rows = await knex.raw(
     `with org as (select a.organization_id from fleet_contract.accounts_v1 a where a.id = ?)
@@ -154,7 +155,7 @@ type SummaryTuple = [string, number, number, number, number];
  * scalar subquery (never flattened), and the odometer subquery keeps `offset 0` (flattened, the
  * view's vehicles could be hashed against ours, computing every vehicle's latest odometer).
  */
-export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFilter, now: Date): Knex.Raw {
+export function vehicleFactsQuery(knex: Knex, viewer: Viewer, filter: VehicleFilter, now: Date): Knex.Raw {
   const ids = visibleVehicles(knex, viewer);
   // One array parameter, not `in (?, ?, ...)`: the text stays the same for any number of ids.
   if (filter.vehicleIds) ids.whereRaw(`v.vehicle_id = any(${arrayParameter('uuid')})`, [filter.vehicleIds]);
@@ -191,7 +192,7 @@ export function vehicleFactsQuery(knex: Knex, viewer: string, filter: VehicleFil
 /** The facts statement's answer (vehicleFactsQuery), with numbers and dates as the domain takes them. */
 export async function vehicleFacts(
   knex: Knex,
-  viewer: string,
+  viewer: Viewer,
   filter: VehicleFilter,
   now: Date,
 ): Promise<VehicleWithServices[]> {
@@ -213,6 +214,6 @@ export async function vehicleFacts(
 }
 
 /** Every template the viewer sees (the rules of upcoming work). One statement. */
-export async function templateRules(knex: Knex, viewer: string): Promise<TemplateRule[]> {
+export async function templateRules(knex: Knex, viewer: Viewer): Promise<TemplateRule[]> {
   return visibleTemplates(knex, viewer).select(selectAs(TEMPLATE_COLUMNS)).orderBy('t.id');
 }

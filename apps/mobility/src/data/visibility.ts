@@ -4,6 +4,7 @@
  * organizations can never match: every visible set is inside the viewer's organization.
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { anyAssetVisible, type VisibilityForm } from '@fleetgraph/visibility';
 
 /**
@@ -14,14 +15,14 @@ export function whereVisible(
   knex: Knex,
   query: Knex.QueryBuilder,
   alias: string,
-  viewer: string,
+  viewer: Viewer,
   form: VisibilityForm = 'set',
 ): Knex.QueryBuilder {
   return query.where(visibleIn(knex, alias, viewer, form));
 }
 
 /** The rule on `alias`'s rows as a condition (for `query.where(...)`), in the given form. */
-export function visibleIn(knex: Knex, alias: string, viewer: string, form: VisibilityForm) {
+export function visibleIn(knex: Knex, alias: string, viewer: Viewer, form: VisibilityForm) {
   const columns = {
     device: `${alias}.device_id`,
     vehicle: `${alias}.vehicle_id`,

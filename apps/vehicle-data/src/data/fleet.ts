@@ -6,10 +6,11 @@
  * migrate fleet-core first).
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { deviceVisibleTo, vehicleVisibleTo } from '@fleetgraph/visibility';
 
 /** The VIN of the vehicle a visible device is plugged into now; null when unknown or hidden. */
-export async function deviceVin(knex: Knex, viewer: string, deviceId: string): Promise<string | null> {
+export async function deviceVin(knex: Knex, viewer: Viewer, deviceId: string): Promise<string | null> {
   const row = (await knex('fleet_contract.devices_v1 as d')
     .join('fleet_contract.vehicles_v1 as v', 'v.id', 'd.current_vehicle_id')
     .where('d.id', deviceId)
@@ -31,7 +32,7 @@ export interface FleetVehicleRow {
 /** Visible fleet vehicles whose plate, without separators and in upper case, equals `normalized`. */
 export async function fleetVehiclesByPlate(
   knex: Knex,
-  viewer: string,
+  viewer: Viewer,
   normalized: string,
 ): Promise<FleetVehicleRow[]> {
   return knex('fleet_contract.vehicles_v1 as v')

@@ -4,6 +4,7 @@
  * a row's foreign key to a fleet entity.
  */
 import DataLoader from 'dataloader';
+import type { Viewer } from '@fleetgraph/auth';
 import type { Knex } from 'knex';
 import {
   keyLookup,
@@ -24,20 +25,20 @@ export type Row = Record<string, any>;
 export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `<alias>.organization_id = <the caller's organization>` */
-export const ownOrganization = (knex: Knex, alias: string, viewer: string) =>
+export const ownOrganization = (knex: Knex, alias: string, viewer: Viewer) =>
   knex.raw(`${alias}.organization_id = (select organization_id from fleet.accounts where id = ?)`, [viewer]);
 
 /** What an area's loaders are built from: the connection, the viewer and two shorthands. */
 export interface LoaderEnv {
   knex: Knex;
-  viewer: string;
+  viewer: Viewer;
   /** `select <spec columns> from <table> as <alias>` */
   select: (spec: TableSpec) => Knex.QueryBuilder;
   /** `<alias>.organization_id` is the viewer's organization */
   ownOrg: (alias: string) => Knex.Raw;
 }
 
-export const loaderEnv = (knex: Knex, viewer: string): LoaderEnv => ({
+export const loaderEnv = (knex: Knex, viewer: Viewer): LoaderEnv => ({
   knex,
   viewer,
   select: (spec) => knex(`${spec.table} as ${spec.alias}`).select(selectColumns(spec)),
@@ -53,7 +54,7 @@ export function serviceLookup(
   key: { column: string; field?: string; kind: KeyKind },
   rows: (env: LoaderEnv) => Knex.QueryBuilder,
 ) {
-  const lookup = keyLookup<{ viewer: string }>({ field: 'id', ...key }, ['viewer'], (knex, p) =>
+  const lookup = keyLookup<{ viewer: Viewer }>({ field: 'id', ...key }, ['viewer'], (knex, p) =>
     rows(loaderEnv(knex, p.viewer)),
   );
   return <M extends Record<string, unknown> = Row>(env: LoaderEnv) =>

@@ -9,6 +9,7 @@
  * An id the caller may not see resolves to null, like an id that does not exist.
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { relationLoaders, type CursorCodec } from '@fleetgraph/paging';
 import { accountLoaders } from './accounts/loaders';
 import { alertLoaders } from './alerts/loaders';
@@ -23,7 +24,7 @@ import { profileLoaders } from './profiles/loaders';
 import { serviceRelations, type ServiceRelationName } from './relations';
 import { workshopLoaders } from './workshops/loaders';
 
-export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: string) {
+export function serviceLoaders(knex: Knex, codec: CursorCodec, viewer: Viewer) {
   const relations = relationLoaders<ServiceRelationName>(knex, codec, viewer, serviceRelations);
   const env = loaderEnv(knex, viewer);
   return {

@@ -4,6 +4,7 @@
  * only to the booking's own user or an account holding ADMIN or FLEET_MANAGER (else null).
  */
 import type { Knex } from 'knex';
+import type { Viewer } from '@fleetgraph/auth';
 import { selectColumns } from '@fleetgraph/paging';
 import { visibleVehicles } from '@fleetgraph/visibility';
 import { PERSONAL_DATA_ROLES } from '../../roles';
@@ -11,14 +12,14 @@ import { ownOrganization } from '../kit';
 import { bookings } from './tables';
 
 /** Bookings a viewer sees: of its organization, and its own or for a vehicle it sees. */
-export function visibleBookings(knex: Knex, viewer: string): Knex.QueryBuilder {
+export function visibleBookings(knex: Knex, viewer: Viewer): Knex.QueryBuilder {
   return knex('fleet.bookings as b')
     .whereRaw(ownOrganization(knex, 'b', viewer))
     .where((q) => q.where('b.account_id', viewer).orWhereIn('b.vehicle_id', visibleVehicles(knex, viewer)));
 }
 
 /** The personal columns, each null unless the personal data rule allows it. */
-export function personalBookingColumns(knex: Knex, viewer: string): Knex.Raw[] {
+export function personalBookingColumns(knex: Knex, viewer: Viewer): Knex.Raw[] {
   const allowed = `(b.account_id = ? or exists (select 1 from fleet.account_roles r where r.account_id = ? and r.role in (${PERSONAL_DATA_ROLES.map(() => '?').join(', ')})))`;
   const personal = (column: string, field: string) =>
     knex.raw(`case when ${allowed} then b.${column} end as "${field}"`, [
@@ -34,7 +35,7 @@ export function personalBookingColumns(knex: Knex, viewer: string): Knex.Raw[] {
 }
 
 /** Every booking column, personal ones by rule. */
-export const bookingColumns = (knex: Knex, viewer: string): Array<string | Knex.Raw> => [
+export const bookingColumns = (knex: Knex, viewer: Viewer): Array<string | Knex.Raw> => [
   ...selectColumns(bookings),
   ...personalBookingColumns(knex, viewer),
 ];
