@@ -34,8 +34,7 @@ export async function buildApp(
       // statistics (autovacuum off, or right after a restore) the planner's estimates are large
       // enough to JIT-compile them, ~150 ms per statement that never needs it.
       databaseSettings: { jit: 'off' },
-      createLoaders: (knex, user) =>
-        createLoaders({ knex, codec, clock: config.clock, listScopes }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, clock: config.clock, listScopes }, user),
       // fleet-core's facts reach the kept upcoming work through this pass (data/upcoming-store.ts):
       // their staleness is bounded by the period plus one pass.
       async onStart(app, knex) {

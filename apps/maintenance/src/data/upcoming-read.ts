@@ -151,7 +151,6 @@ function common(sql: Sql, scope: ReadScope, organizationId: string): Sql {
 /** `walk` shape: candidate rows holding the page after the cursor (see the header). One statement. */
 export async function walkCandidates(scope: ReadScope, req: WalkRequest): Promise<UpcomingItem[]> {
   const nowMs = scope.now.getTime();
-  const sql = new Sql();
   const k = req.limit;
   const min = req.minCriticality;
   const levelFilter = (s: Sql, op: string, level: number) => {
@@ -202,9 +201,17 @@ export async function walkCandidates(scope: ReadScope, req: WalkRequest): Promis
       const calendar = part();
       filter(calendar);
       calendar
-        .add(` and w.dd_key >= coalesce(?::int8, -${LAST}::int8) and w.dd_key < (select case when count(*) < ?`, lowDate, k)
+        .add(
+          ` and w.dd_key >= coalesce(?::int8, -${LAST}::int8) and w.dd_key < (select case when count(*) < ?`,
+          lowDate,
+          k,
+        )
         .add(` then ${LAST}::int8 + 1 when max(f.dd_key) >= ${LAST} then ${LAST}::int8`)
-        .add(` else ?::int8 + (floor((max(f.dd_key) - ?::int8)::float8 / ${DAY_MS})::int8 + 1) * ${DAY_MS} end`, nowMs, nowMs)
+        .add(
+          ` else ?::int8 + (floor((max(f.dd_key) - ?::int8)::float8 / ${DAY_MS})::int8 + 1) * ${DAY_MS} end`,
+          nowMs,
+          nowMs,
+        )
         .add(' from (')
         .add(first.text, ...first.bindings)
         .add(') f))');
@@ -235,7 +242,10 @@ export async function walkCount(scope: ReadScope, req: WalkRequest): Promise<num
   sql.add('w.organization_id = ?', req.organizationId);
   if (scope.templateIds) sql.add(` and w.template_id = any(${arrayParameter('uuid')})`, scope.templateIds);
   const ids = filteredVehicleIds(scope.knex, scope.viewer, {});
-  sql.add(' and w.vehicle_id in (').raw(ids as unknown as Knex.Raw).add(')');
+  sql
+    .add(' and w.vehicle_id in (')
+    .raw(ids as unknown as Knex.Raw)
+    .add(')');
   if (req.minCriticality != null) {
     sql.add(' and ');
     levelSql(sql, scope.thresholds, scope.now.getTime()).add(' >= ?', req.minCriticality);

@@ -23,13 +23,7 @@ import {
   type StoredUpcoming,
   type TemplateRule,
 } from '../domain/upcoming';
-import {
-  factsFromRows,
-  factsOf,
-  selectAs,
-  TEMPLATE_COLUMNS,
-  type VehicleWithServices,
-} from './tables';
+import { factsFromRows, factsOf, selectAs, TEMPLATE_COLUMNS, type VehicleWithServices } from './tables';
 
 /** Unknown sort values compare last (as data/upcoming-page.ts LAST). */
 export const LAST = 1e15;
@@ -190,9 +184,7 @@ export async function refreshUpcoming(
                from maintenance.upcoming_vehicles where vehicle_id = any(?::uuid[])`,
             [ids],
           );
-          const byId = new Map<string, Fingerprint>(
-            kept.map((k: Fingerprint & { id: string }) => [k.id, k]),
-          );
+          const byId = new Map<string, Fingerprint>(kept.map((k: Fingerprint & { id: string }) => [k.id, k]));
           changed = facts.filter((v) => {
             const k = byId.get(v.id);
             return !k || !same(k, v);

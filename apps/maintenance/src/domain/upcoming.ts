@@ -402,7 +402,9 @@ export function storedForVehicle(
   services: ServiceSummary[],
 ): StoredUpcoming[] {
   const current = currentMileage(vehicle.odometerKm, services);
-  return templates.filter((t) => applies(t, vehicle)).map((t) => storedPartsOf(vehicle, t, services, current));
+  return templates
+    .filter((t) => applies(t, vehicle))
+    .map((t) => storedPartsOf(vehicle, t, services, current));
 }
 
 // ---- stable ids ----------------------------------------------------------------------------

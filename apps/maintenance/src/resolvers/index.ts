@@ -204,7 +204,12 @@ export const resolvers = {
       ]);
       if (listScope?.shape === 'per-row' && listScope.organizationId) {
         // A large fleet seen from the top: walk the kept work in the page's order (upcoming-read.ts).
-        const page = pageRequest(ctx.loaders.codec, args, UPCOMING_ROOT, fingerprint(NAME, { ...filters, sort }));
+        const page = pageRequest(
+          ctx.loaders.codec,
+          args,
+          UPCOMING_ROOT,
+          fingerprint(NAME, { ...filters, sort }),
+        );
         const walk = {
           organizationId: listScope.organizationId,
           sort,
