@@ -96,10 +96,10 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
       MANAGER.email,
       MANAGER.fullName,
     ]);
-    await knex.raw(`insert into fleet.group_accounts select id, ? from fleet.groups where organization_id = ?`, [
-      MANAGER.uid,
-      ORG,
-    ]);
+    await knex.raw(
+      `insert into fleet.group_accounts select id, ? from fleet.groups where organization_id = ?`,
+      [MANAGER.uid, ORG],
+    );
   }
   await knex.raw(
     `insert into fleet.vehicles (id, organization_id, vehicle_type, fuel_type, odometer_km, odometer_updated_at, created_at)
