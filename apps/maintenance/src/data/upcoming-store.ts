@@ -4,14 +4,14 @@
  * tables, and brought up to date by refreshUpcoming:
  *
  * - `changes` (before each read): the vehicles a maintenance write marked (upcoming_dirty, kept by
- *   triggers on history), so a recorded service is seen by the next read. When the UTC day moved
- *   (the 30-day averages count whole days before today) or a template changed (upcoming_state
- *   `stale`), every vehicle is recomputed first.
- * - `all` (the timer, imports, the demo seed): every vehicle's facts are read again in batches
- *   and compared with the facts its rows were computed from (upcoming_vehicles); only vehicles
- *   whose facts changed, new vehicles and vehicles gone are written. fleet-core publishes no
- *   change feed, so this pass is the channel for its facts (odometer, trips, vehicle type, fuel):
- *   their staleness is bounded by the timer's period plus one pass (README).
+ *   triggers on history), so a recorded service is seen by the next read. When the work was never
+ *   built, or a template changed (upcoming_state `stale`), every vehicle is computed first.
+ * - `all` (the timer, the demo seed): every vehicle's facts are read again in batches and
+ *   compared with the facts its rows were computed from (upcoming_vehicles); only vehicles whose
+ *   facts changed, new vehicles and vehicles gone are written. fleet-core publishes no change
+ *   feed, so this pass is the channel for its facts (odometer, trips, vehicle type, fuel) and for
+ *   the day moving on (the 30-day km counts whole days before today: a vehicle whose window sum
+ *   changed is rewritten): their staleness is bounded by the timer's period plus one pass (README).
  *
  * A refresh runs in one transaction holding an advisory lock, so two processes never write the
  * same rows at once; a read that finds work to do waits for a running refresh and checks again.
@@ -38,15 +38,14 @@ export interface RefreshResult {
   written: number;
 }
 
-/** Whether reads at `now` may use the stored rows as they are (no refresh to do). */
-export async function upcomingFresh(knex: Knex, now: Date): Promise<boolean> {
+/** Whether reads may use the stored rows as they are (no maintenance write waiting, built). */
+export async function upcomingFresh(knex: Knex): Promise<boolean> {
   const { rows } = await knex.raw(
-    `select s.as_of_day::text as day, s.stale,
-            exists (select 1 from maintenance.upcoming_dirty) as dirty
+    `select s.as_of_day is not null and not s.stale
+            and not exists (select 1 from maintenance.upcoming_dirty) as fresh
        from maintenance.upcoming_state s where s.id = 1`,
   );
-  const r = rows[0] as { day: string | null; stale: boolean; dirty: boolean };
-  return r.day === day(now) && !r.stale && !r.dirty;
+  return rows[0].fresh;
 }
 
 /** Every template (all organizations'): a vehicle's items are its organization's and the global ones. */
@@ -154,11 +153,13 @@ export async function refreshUpcoming(
 ): Promise<RefreshResult> {
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
+    // The facts statement is index probes; without statistics its estimates would JIT-compile it.
+    await trx.raw('set local jit = off');
     const { rows: stateRows } = await trx.raw(
       `select as_of_day::text as day, stale from maintenance.upcoming_state where id = 1`,
     );
     const state = stateRows[0] as { day: string | null; stale: boolean };
-    const everything = state.day !== day(now) || state.stale;
+    const everything = state.day === null || state.stale;
     const templates = await allTemplates(trx);
     let vehicles = 0;
     let written = 0;
@@ -216,7 +217,7 @@ export async function refreshUpcoming(
   });
 }
 
-/** Refreshes when reads at `now` need it (one cheap statement when they do not). */
+/** Refreshes when reads need it (one cheap statement when they do not). */
 export async function ensureUpcomingFresh(knex: Knex, now: Date): Promise<void> {
-  if (!(await upcomingFresh(knex, now))) await refreshUpcoming(knex, now, 'changes');
+  if (!(await upcomingFresh(knex))) await refreshUpcoming(knex, now, 'changes');
 }
