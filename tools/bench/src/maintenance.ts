@@ -253,6 +253,8 @@ async function measured(
     SSO_ISSUER: issuer.issuer,
     LOG_LEVEL: 'silent',
     MAINTENANCE_NOW: NOW,
+    // The timed pass is measured on its own below, not in the middle of the generation or the rows.
+    MAINTENANCE_UPCOMING_REFRESH_SECONDS: '0',
   });
   const app = await maintenance.buildApp(
     { ...config, databaseUrl: database.url },

@@ -165,7 +165,10 @@ export async function refreshUpcoming(
     let written = 0;
     if (everything || mode === 'all') {
       // The marks are taken now: a write committed after this point marks again.
-      await trx.raw('delete from maintenance.upcoming_dirty');
+      const { rows: marked } = await trx.raw(
+        'delete from maintenance.upcoming_dirty returning vehicle_id as id',
+      );
+      const dirty = new Set<string>(marked.map((r: { id: string }) => r.id));
       let after = '00000000-0000-0000-0000-000000000000';
       for (;;) {
         const { rows } = await trx.raw(
@@ -188,7 +191,7 @@ export async function refreshUpcoming(
           const byId = new Map<string, Fingerprint>(kept.map((k: Fingerprint & { id: string }) => [k.id, k]));
           changed = facts.filter((v) => {
             const k = byId.get(v.id);
-            return !k || !same(k, v);
+            return !k || dirty.has(v.id) || !same(k, v);
           });
         }
         written += await writeVehicles(trx, changed, templates);
