@@ -210,11 +210,15 @@ test("kept work = computed work: an organization's own levels, without a base le
 });
 
 test('kept work follows a recorded service at once, and fleet-core facts after a refresh pass', async () => {
-  const [template] = await h
+  // brake fluid: every vehicle type and fuel
+  const template = await h
     .knex('maintenance.templates')
-    .whereNull('organization_id')
-    .orderBy('id')
-    .limit(1);
+    .where('id', 'd7000000-0000-4000-8000-000000000004')
+    .first();
+  const before = await h
+    .knex('maintenance.upcoming_work')
+    .where({ vehicle_id: vid(2), template_id: template.id })
+    .first();
   await h.knex('maintenance.history').insert({
     id: 'b8200000-0000-4000-8000-000000000001',
     vehicle_id: vid(2),
@@ -230,5 +234,11 @@ test('kept work follows a recorded service at once, and fleet-core facts after a
     .where({ vehicle_id: vid(5) })
     .limit(1);
   assert.equal(Number(row.current_mileage_km), 999_999);
+  // the pass also takes the marks of maintenance's own writes
+  const after = await h
+    .knex('maintenance.upcoming_work')
+    .where({ vehicle_id: vid(2), template_id: template.id })
+    .first();
+  assert.equal(after.cycle, before.cycle + 1);
   await compareAll('after writes', [now]);
 });
