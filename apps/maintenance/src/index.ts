@@ -5,3 +5,5 @@ export * from './domain/upcoming';
 export { CATALOG, simulateHistory } from './demo/seed';
 export { vehicleFacts, vehicleFactsQuery } from './data/tables';
 export { refreshUpcoming } from './data/upcoming-store';
+export { createLoaders } from './loaders';
+export { resolvers } from './resolvers/index';

@@ -17,6 +17,7 @@ import { createLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
 import { pageOfItems, type UpcomingSort } from './data/upcoming-page';
 import { refreshUpcoming } from './data/upcoming-store';
+import { walkSettings } from './data/upcoming-read';
 import { seedMaintenance } from './demo/seed';
 import type { UpcomingItem } from './domain/upcoming';
 import { NOW, seedMaintenanceFixture } from './testing/fixture';
@@ -183,6 +184,16 @@ test('a top-level account walks the kept work; a subtree account reads its set',
 
 test('kept work = computed work: default thresholds, several instants', async () => {
   await compareAll('defaults', [at(7.5), at(24 * 3 + 5), at(24 * 40)]);
+});
+
+test('kept work = computed work: calendar days of many items read in (km, id) order', async () => {
+  const kept = walkSettings.tieRows;
+  walkSettings.tieRows = 2;
+  try {
+    await compareAll('ties by km', [at(24 * 5 + 2)]);
+  } finally {
+    walkSettings.tieRows = kept;
+  }
 });
 
 test("kept work = computed work: an organization's own levels, without a base level", async () => {

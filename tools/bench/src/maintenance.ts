@@ -242,7 +242,11 @@ async function measured(
 
 // ---- 1-2: direct, in this process ---------------------------------------------------------------
 {
-  const database = await benchDatabase('bench_maintenance', { statementStatistics: true });
+  // BENCH_KEEP=1 keeps the database (its URL is printed); BENCH_REUSE_URL runs on a kept one.
+  const reuse = process.env.BENCH_REUSE_URL;
+  const created = reuse ? null : await benchDatabase('bench_maintenance', { statementStatistics: true });
+  const database = created ?? { url: reuse!, close: async () => {} };
+  if (process.env.BENCH_KEEP) console.log(`database: ${database.url}`);
   const issuer = await createTestIssuer();
   const statements = createStatementCounter();
   const fleetCore = await subgraphManifest('fleet-core');
@@ -261,12 +265,12 @@ async function measured(
     { jwks: issuer.jwks, onQuery: statements.record },
   );
   try {
-    await generate(knex, VIEWER.uid);
+    if (!reuse) await generate(knex, VIEWER.uid);
     // Kept upcoming work (when this version keeps it): built once, then a pass with nothing to do.
     const kept = (await import('@fleetgraph/maintenance')) as Record<string, unknown>;
     if (typeof kept.refreshUpcoming === 'function') {
       const refresh = kept.refreshUpcoming as (k: Knex, now: Date, mode: string) => Promise<unknown>;
-      for (const pass of ['build', 'pass with no change']) {
+      for (const pass of reuse ? ['pass with no change'] : ['build', 'pass with no change']) {
         const t0 = performance.now();
         const result = await refresh(knex, new Date(NOW), 'all');
         console.log(
@@ -314,7 +318,7 @@ async function measured(
   } finally {
     await app.close();
     await knex.destroy();
-    await database.close();
+    if (!process.env.BENCH_KEEP) await database.close();
   }
 }
 

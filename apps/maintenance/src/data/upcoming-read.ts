@@ -32,12 +32,20 @@ import { LAST } from './upcoming-store';
 import { filteredVehicleIds, type VehicleFilter } from './tables';
 import type { UpcomingSort } from './upcoming-page';
 
-const COLUMNS = `w.vehicle_id as "vehicleId", w.template_id as "templateId", w.cycle,
+const COLUMNS = `w.vehicle_id as "vehicleId", w.template_id as "templateId", w.cycle as "cycle",
   w.base_mileage_km::float8 as "baseMileageKm", w.base_date_ms::float8 as "baseDateMs",
   w.mileage_deadline::float8 as "mileageDeadline", w.date_deadline_ms::float8 as "dateDeadlineMs",
   w.current_mileage_km::float8 as "currentMileageKm", w.odometer_source as "odometerSource",
   w.average_daily_km as "averageDailyKm", w.remaining_km::float8 as "remainingDistanceToDrive",
   w.days_by_distance::float8 as "remainingDaysByDistance"`;
+
+/** The kept columns' names as COLUMNS gives them (what a CTE of COLUMNS is read back with). */
+const COLUMN_NAMES = [...COLUMNS.matchAll(/as "?(\w+)"?/g)].map((m) => `"${m[1]}"`).join(', ');
+/**
+ * tieRows: a calendar day of more items than this at the page's level is read in (km, id) order
+ * (tests lower it to take that path on a small fleet).
+ */
+export const walkSettings = { tieRows: 500 };
 
 export interface ReadScope {
   knex: Knex;
@@ -64,10 +72,15 @@ export function itemsOf(rows: StoredUpcoming[], scope: ReadScope): UpcomingItem[
 export async function storedItemsOf(scope: ReadScope, filter: VehicleFilter): Promise<UpcomingItem[]> {
   const { knex } = scope;
   const ids = filteredVehicleIds(knex, scope.viewer, filter);
+  // Each vehicle's rows are a probe of the primary key (`offset 0` keeps the lateral a per-vehicle
+  // subplan: flattened, without statistics the planner may hash every kept row against the ids).
   const { rows } = await knex.raw(
-    `select ${COLUMNS} from maintenance.upcoming_work w
-      where w.vehicle_id in (select distinct x.id from (?) x)
-        and (${arrayParameter('uuid')} is null or w.template_id = any(${arrayParameter('uuid')}))`,
+    `select w.* from (select distinct x.id from (?) x) ids
+      cross join lateral (
+        select ${COLUMNS} from maintenance.upcoming_work w
+         where w.vehicle_id = ids.id
+           and (${arrayParameter('uuid')} is null or w.template_id = any(${arrayParameter('uuid')}))
+        offset 0) w`,
     [ids, scope.templateIds, scope.templateIds],
   );
   return itemsOf(rows, scope);
@@ -98,18 +111,20 @@ const byCriticality = (thresholds: Threshold[]) =>
  * unbounded threshold is empty; 0 is "no threshold reached".
  */
 function levelsOf(thresholds: Threshold[], minCriticality: number | null) {
-  const levels: Array<{ level: number; aboveDays: number | null }> = [];
+  const levels: Array<{ level: number; aboveDays: number | null; aboveKm: number | null }> = [];
   let aboveDays: number | null = null;
+  let aboveKm: number | null = null;
   let open = true;
   for (const t of byCriticality(thresholds)) {
-    levels.push({ level: t.criticality, aboveDays });
+    levels.push({ level: t.criticality, aboveDays, aboveKm });
     if (t.remainingDistance === null && t.remainingDuration === null) {
       open = false;
       break;
     }
     if (t.remainingDuration !== null) aboveDays = Math.max(aboveDays ?? -Infinity, t.remainingDuration);
+    if (t.remainingDistance !== null) aboveKm = Math.max(aboveKm ?? -Infinity, t.remainingDistance);
   }
-  if (open) levels.push({ level: 0, aboveDays });
+  if (open) levels.push({ level: 0, aboveDays, aboveKm });
   return levels.filter((l) => minCriticality == null || l.level >= minCriticality);
 }
 
@@ -159,6 +174,7 @@ export async function walkCandidates(scope: ReadScope, req: WalkRequest): Promis
     return s.add(` ${op} ${Number(level)}`);
   };
   const parts: Sql[] = [];
+  const ctes: Sql[] = [];
   const part = () => {
     const s = new Sql().add(`(select ${COLUMNS} from maintenance.upcoming_work w where `);
     parts.push(s);
@@ -172,14 +188,18 @@ export async function walkCandidates(scope: ReadScope, req: WalkRequest): Promis
     s.add(` order by ${column}, w.uid limit ?)`, k);
   } else {
     const cursorLevel = req.after ? -Number(req.after[0]) : null;
-    for (const { level, aboveDays } of levelsOf(scope.thresholds, min)) {
+    const higher: string[] = [];
+    for (const { level, aboveDays, aboveKm } of levelsOf(scope.thresholds, min)) {
       if (cursorLevel !== null && level > cursorLevel) continue;
       const atCursor = cursorLevel === level;
       // Days left of every item of the level: above the more critical thresholds', at or after the cursor's.
       let lowDays = aboveDays === null ? null : aboveDays + 1;
       if (atCursor && Number(req.after![1]) < LAST)
         lowDays = Math.max(lowDays ?? -Infinity, Number(req.after![1]));
+      const gate = higher.map((f) => ` and (select count(*) from ${f}) < ${Number(k)}`).join('');
       const filter = (s: Sql) => {
+        // A level is read only when the more urgent ones do not fill the page.
+        s.add(gate);
         levelFilter(s, '=', level);
         if (atCursor)
           s.add(
@@ -192,47 +212,90 @@ export async function walkCandidates(scope: ReadScope, req: WalkRequest): Promis
         return s;
       };
       const lowDate = lowDays === null ? null : nowMs + lowDays * DAY_MS;
-      // the calendar side: the first k by date deadline, then the rest of the k-th one's calendar day
-      const first = new Sql().add(`select w.dd_key from maintenance.upcoming_work w where `);
-      common(first, scope, req.organizationId);
-      filter(first);
-      if (lowDate !== null) first.add(' and w.dd_key >= ?::int8', lowDate);
-      first.add(' order by w.dd_key, w.uid limit ?', k);
-      const calendar = part();
-      filter(calendar);
-      calendar
-        .add(
-          ` and w.dd_key >= coalesce(?::int8, -${LAST}::int8) and w.dd_key < (select case when count(*) < ?`,
-          lowDate,
+      // The calendar side: the first k by date deadline (`first`); then the k-th one's calendar
+      // day (`day`: null when the first k are all there is, or end with undated rows), whose items
+      // at that day's value follow (km, id): all of them when the day holds fewer than TIE_ROWS
+      // (`tie`), else the first k by (km, id) (`tieByKm`, run only then).
+      const first = `f${ctes.length}`;
+      const day = `d${ctes.length}`;
+      const tie = `t${ctes.length}`;
+      const firstSql = new Sql().add(
+        `${first} as materialized (select ${COLUMNS}, w.dd_key from maintenance.upcoming_work w where `,
+      );
+      common(firstSql, scope, req.organizationId);
+      filter(firstSql);
+      if (lowDate !== null) firstSql.add(' and w.dd_key >= ?::int8', lowDate);
+      firstSql.add(' order by w.dd_key, w.uid limit ?)', k);
+      ctes.push(firstSql);
+      higher.push(first);
+      ctes.push(
+        new Sql().add(
+          `${day} as materialized (select case when count(*) < ? or max(dd_key) >= ${LAST} then null
+             else floor((max(dd_key) - ?::int8)::float8 / ${DAY_MS})::int8 end as c from ${first})`,
           k,
-        )
-        .add(` then ${LAST}::int8 + 1 when max(f.dd_key) >= ${LAST} then ${LAST}::int8`)
+          nowMs,
+        ),
+      );
+      const dayRange = (s: Sql) =>
+        s.add(
+          ` and w.dd_key >= greatest(?::int8, ?::int8 + (select c from ${day}) * ${DAY_MS})` +
+            ` and w.dd_key < ?::int8 + ((select c from ${day}) + 1) * ${DAY_MS}`,
+          lowDate ?? -LAST,
+          nowMs,
+          nowMs,
+        );
+      const tieSql = new Sql().add(
+        `${tie} as materialized (select ${COLUMNS} from maintenance.upcoming_work w where `,
+      );
+      common(tieSql, scope, req.organizationId);
+      filter(tieSql);
+      dayRange(tieSql).add(` order by w.dd_key, w.uid limit ${Number(walkSettings.tieRows)})`);
+      ctes.push(tieSql);
+      parts.push(new Sql().add(`(select ${COLUMN_NAMES} from ${first})`));
+      parts.push(new Sql().add(`(select ${COLUMN_NAMES} from ${tie})`));
+      // km left of every item of the level: above the more critical thresholds' (unknown is LAST)
+      const kmFloor = (s: Sql) => (aboveKm === null ? s : s.add(' and w.km_key > ?::int8', aboveKm));
+      const tieByKm = part();
+      filter(tieByKm);
+      kmFloor(tieByKm);
+      dayRange(tieByKm)
         .add(
-          ` else ?::int8 + (floor((max(f.dd_key) - ?::int8)::float8 / ${DAY_MS})::int8 + 1) * ${DAY_MS} end`,
-          nowMs,
-          nowMs,
+          ` and w.dist_days_key >= (select c from ${day}) and (select count(*) from ${tie}) >= ${Number(walkSettings.tieRows)}`,
         )
-        .add(' from (')
-        .add(first.text, ...first.bindings)
-        .add(') f))');
+        .add(' order by w.km_key, w.uid limit ?)', k);
       // the distance side: the first k by (days by distance, km, id)
       const distance = part();
       filter(distance);
       if (lowDays !== null) distance.add(' and w.dist_days_key >= ?::int8', lowDays);
+      // k items have days left of at most the calendar side's k-th: none past it is on the page
+      distance.add(` and w.dist_days_key <= coalesce((select c from ${day}), ${LAST}::int8)`);
       distance.add(' order by w.dist_days_key, w.km_key, w.uid limit ?)', k);
       // neither estimate: ordered by (km, id)
       const undated = part();
       filter(undated);
-      undated.add(' and w.date_deadline_ms is null and w.days_by_distance is null');
+      kmFloor(undated);
+      // items without days left come after every item with some: only when the calendar side is short
+      undated.add(
+        ` and w.date_deadline_ms is null and w.days_by_distance is null and (select c from ${day}) is null`,
+      );
       undated.add(' order by w.km_key, w.uid limit ?)', k);
     }
   }
   if (parts.length === 0) return [];
   const all = new Sql();
-  parts.forEach((p, i) => all.add(i ? ' union all ' : '').add(p.text, ...p.bindings));
-  const { rows } = await scope.knex.raw(all.text, all.bindings as Knex.RawBinding[]);
+  if (ctes.length > 0) all.add('with ');
+  ctes.forEach((c, i) => all.add(i ? ', ' : '').add(c.text, ...c.bindings));
+  parts.forEach((p, i) => all.add(i ? ' union all ' : ' ').add(p.text, ...p.bindings));
+  // Without statistics the planner expects few rows to pass a walk's filters, and would read
+  // every row of the organization in a bitmap and sort them; each walk must follow its index and
+  // stop after its page.
+  const rows = await scope.knex.transaction(async (trx) => {
+    await trx.raw('set local enable_bitmapscan = off; set local enable_sort = off');
+    const result = await trx.raw(all.text, all.bindings as Knex.RawBinding[]);
+    return result.rows as StoredUpcoming[];
+  });
   const unique = new Map<string, StoredUpcoming>();
-  for (const r of rows as StoredUpcoming[]) unique.set(`${r.vehicleId}:${r.templateId}`, r);
+  for (const r of rows) unique.set(`${r.vehicleId}:${r.templateId}`, r);
   return itemsOf([...unique.values()], scope);
 }
 
