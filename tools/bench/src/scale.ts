@@ -7,10 +7,10 @@
  *
  * Without BENCH_SCALE_DATABASE_URL it runs on a throwaway database with the scale-1 demo data (a
  * smoke run). The roots are discovered from the gateway's schema (introspection), not listed:
- * every root field answering a page (`…Paged`) with no required argument, first page of
- * BENCH_PAGE (50), a selection two object levels deep generated from the schema: every field
+ * every root field with no required argument (a page: its first page of BENCH_PAGE, 50; an
+ * object: the object), a selection two object levels deep generated from the schema: every field
  * without a required argument, nested pages of BENCH_NESTED_PAGE (5), leaves only at the second
- * level; `count` only with BENCH_COUNT=1 (it counts the whole visible set, not a page). Each root
+ * level (a page's elements are its first level); `count` only with BENCH_COUNT=1 (it counts the whole visible set, not a page). Each root
  * runs BENCH_N times (default 10, after 2 unmeasured runs): p50/p95 per root and the ten slowest
  * single answers. Then the Vehicle-extension page (fields other subgraphs add to Vehicle) against
  * the bare vehicle page, as a ratio of p50s. Results go to tools/bench/results/<date>-scale.md.
@@ -141,19 +141,24 @@ async function main() {
     const introspection = await postGraphQL(graphql, getIntrospectionQuery(), { token });
     if (introspection.errors) throw new Error(JSON.stringify(introspection.errors));
     const schema = buildClientSchema(introspection.data as unknown as IntrospectionQuery);
+    // Every root needing no argument: pages (first page), objects (two levels deep) and leaves.
     const roots = Object.values(schema.getQueryType()!.getFields()).filter(
-      (f) =>
-        requiredArgs(f).length === 0 && isPaged(getNamedType(f.type)) && (!ONLY || ONLY.includes(f.name)),
+      (f) => requiredArgs(f).length === 0 && !f.name.startsWith('_') && (!ONLY || ONLY.includes(f.name)),
     );
     const skipped = Object.values(schema.getQueryType()!.getFields())
       .filter((f) => !roots.includes(f))
       .map((f) => f.name);
-    console.log(`${roots.length} root lists; not lists or needing arguments: ${skipped.join(', ')}`);
+    console.log(`${roots.length} roots; needing arguments: ${skipped.join(', ')}`);
 
     const rows: Array<{ name: string; p50: number; p95: number; max: number; error?: string }> = [];
     const singles: Array<{ name: string; ms: number }> = [];
     for (const root of roots) {
-      const document = `{ ${root.name}${argsOf(root, PAGE)} { ${pageSelection(getNamedType(root.type) as GraphQLObjectType, 1)} } }`;
+      const type = getNamedType(root.type);
+      const document = isPaged(type)
+        ? `{ ${root.name}${argsOf(root, PAGE)} { ${pageSelection(type, 1)} } }`
+        : isObjectType(type)
+          ? `{ ${root.name} { ${selection(type, 1)} } }`
+          : `{ ${root.name} }`;
       const times: number[] = [];
       let error: string | undefined;
       for (let i = 0; i < WARMUP + N && !error; i++) {
@@ -202,7 +207,7 @@ async function main() {
     const fmt = (v: number) => (Number.isNaN(v) ? '' : v.toFixed(1));
     const body = [
       `Database: ${scaleUrl ? 'BENCH_SCALE_DATABASE_URL (a seeded `--scale` database)' : 'throwaway, scale-1 demo data'}; ` +
-        `${roots.length} root lists, first page ${PAGE}, nested pages ${NESTED_PAGE}, count ${COUNT ? 'selected' : 'not selected'}; ` +
+        `${roots.length} roots without required arguments, first page ${PAGE}, nested pages ${NESTED_PAGE}, count ${COUNT ? 'selected' : 'not selected'}; ` +
         `${N} requests per root after ${WARMUP} unmeasured, one client, through the gateway, as the demo account.`,
       '',
       '| root | p50 ms | p95 ms | max ms | error |',
