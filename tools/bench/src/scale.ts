@@ -15,7 +15,8 @@
  * single answers. Then the Vehicle-extension page (fields other subgraphs add to Vehicle) against
  * the bare vehicle page, as a ratio of p50s. Results go to tools/bench/results/<date>-scale.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -115,7 +116,13 @@ async function main() {
   let graphql: string;
   let token: string;
   if (scaleUrl) {
-    const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-scale-'));
+    // One data directory per scaled database, kept between runs: the SSO seals its signing keys
+    // in the database with a key kept there, so a new directory could not open them.
+    const dir = join(
+      tmpdir(),
+      `fleetgraph-scale-${createHash('sha1').update(scaleUrl).digest('hex').slice(0, 12)}`,
+    );
+    mkdirSync(dir, { recursive: true });
     const ports: Record<string, number> = {};
     for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
       ports[name] = await freePort();
@@ -127,10 +134,7 @@ async function main() {
     });
     graphql = platform.urls.graphql;
     token = await login(platform.urls.sso);
-    close = async () => {
-      await platform.close();
-      rmSync(dir, { recursive: true, force: true });
-    };
+    close = () => platform.close();
   } else {
     const bench = await startBenchPlatform(LIMITS);
     graphql = bench.platform.urls.graphql;
