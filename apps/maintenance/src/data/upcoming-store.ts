@@ -5,13 +5,14 @@
  *
  * - `changes` (before each read): the vehicles a maintenance write marked (upcoming_dirty, kept by
  *   triggers on history), so a recorded service is seen by the next read. When the work was never
- *   built, or a template changed (upcoming_state `stale`), every vehicle is computed first.
+ *   built, or a template changed (upcoming_state `stale`), every vehicle is computed first. When
+ *   the rows were computed for another UTC day (the 30-day window moved), a read runs `all` first.
  * - `all` (the timer, the demo seed): every vehicle's facts are read again in batches and
  *   compared with the facts its rows were computed from (upcoming_vehicles); only vehicles whose
  *   facts changed, new vehicles and vehicles gone are written. fleet-core publishes no change
- *   feed, so this pass is the channel for its facts (odometer, trips, vehicle type, fuel) and for
- *   the day moving on (the 30-day km counts whole days before today: a vehicle whose window sum
- *   changed is rewritten): their staleness is bounded by the timer's period plus one pass (README).
+ *   feed, so this pass is the channel for its facts (odometer, trips, vehicle type, fuel): their
+ *   staleness is bounded by the timer's period plus one pass (README). It also moves the rows to a
+ *   new day (a vehicle whose 30-day km changed is rewritten), usually before any read of that day.
  *
  * A refresh runs in one transaction holding an advisory lock, so two processes never write the
  * same rows at once; a read that finds work to do waits for a running refresh and checks again.
@@ -38,14 +39,21 @@ export interface RefreshResult {
   written: number;
 }
 
-/** Whether reads may use the stored rows as they are (no maintenance write waiting, built). */
-export async function upcomingFresh(knex: Knex): Promise<boolean> {
+/**
+ * What reads at `now` need first: nothing (`fresh`), the marked vehicles (`changes`), or a pass
+ * over every vehicle (`all`: the rows were computed for another UTC day, whose 30-day window
+ * differs). One statement.
+ */
+export async function upcomingNeeds(knex: Knex, now: Date): Promise<'fresh' | 'changes' | 'all'> {
   const { rows } = await knex.raw(
-    `select s.as_of_day is not null and not s.stale
+    `select s.as_of_day = ?::date as today, s.as_of_day is not null and not s.stale
             and not exists (select 1 from maintenance.upcoming_dirty) as fresh
        from maintenance.upcoming_state s where s.id = 1`,
+    [day(now)],
   );
-  return rows[0].fresh;
+  const r = rows[0] as { today: boolean | null; fresh: boolean };
+  if (r.today === false) return 'all';
+  return r.fresh ? 'fresh' : 'changes';
 }
 
 /** Every template (all organizations'): a vehicle's items are its organization's and the global ones. */
@@ -220,7 +228,8 @@ export async function refreshUpcoming(
   });
 }
 
-/** Refreshes when reads need it (one cheap statement when they do not). */
+/** Refreshes when reads at `now` need it (one cheap statement when they do not). */
 export async function ensureUpcomingFresh(knex: Knex, now: Date): Promise<void> {
-  if (!(await upcomingFresh(knex))) await refreshUpcoming(knex, now, 'changes');
+  const needs = await upcomingNeeds(knex, now);
+  if (needs !== 'fresh') await refreshUpcoming(knex, now, needs);
 }
