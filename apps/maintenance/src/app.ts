@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
+import { ListScopeCache } from '@fleetgraph/visibility';
 import { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 import type { MaintenanceConfig } from './config';
 import { createLoaders, type MaintenanceLoaders } from './loaders';
+import { refreshUpcoming } from './data/upcoming-store';
 import { resolvers } from './resolvers/index';
 
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
@@ -20,6 +22,7 @@ export async function buildApp(
   options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
+  const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
   return createSubgraphApp<MaintenanceLoaders>(
     config,
     {
@@ -31,7 +34,22 @@ export async function buildApp(
       // statistics (autovacuum off, or right after a restore) the planner's estimates are large
       // enough to JIT-compile them, which costs far more than the statement itself.
       databaseSettings: { jit: 'off' },
-      createLoaders: (knex, user) => createLoaders({ knex, codec, clock: config.clock }, user),
+      createLoaders: (knex, user) => createLoaders({ knex, codec, clock: config.clock, listScopes }, user),
+      // fleet-core's facts reach the kept upcoming work through this pass (data/upcoming-store.ts):
+      // their staleness is bounded by the period plus one pass.
+      async onStart(app, knex) {
+        if (!config.upcomingRefreshMs) return;
+        let running = false;
+        const timer = setInterval(() => {
+          if (running) return;
+          running = true;
+          refreshUpcoming(knex, config.clock(), 'all')
+            .catch((error) => app.log.error({ err: error }, 'upcoming work refresh failed'))
+            .finally(() => (running = false));
+        }, config.upcomingRefreshMs);
+        timer.unref();
+        app.addHook('onClose', async () => clearInterval(timer));
+      },
     },
     options,
   );

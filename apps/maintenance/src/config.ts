@@ -7,6 +7,12 @@ export interface MaintenanceConfig extends SubgraphConfig {
    * demos of a given day); unset, it is the wall clock at each request.
    */
   clock: () => Date;
+  /**
+   * Period of the pass that brings kept upcoming work up to date with fleet-core's facts
+   * (odometer, trips, vehicles): the staleness bound of those facts is this period plus one
+   * pass. MAINTENANCE_UPCOMING_REFRESH_SECONDS, default 60; 0 turns the timer off (tests).
+   */
+  upcomingRefreshMs: number;
 }
 
 export const loadMaintenanceConfig = (
@@ -19,6 +25,7 @@ export const loadMaintenanceConfig = (
         .string()
         .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time')
         .optional(),
+      MAINTENANCE_UPCOMING_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     }),
     env,
   );
@@ -26,5 +33,6 @@ export const loadMaintenanceConfig = (
   return {
     ...loadSubgraphConfig('maintenance', 'MAINTENANCE', 4004, env),
     clock: pinned ? () => new Date(pinned.getTime()) : () => new Date(),
+    upcomingRefreshMs: parsed.MAINTENANCE_UPCOMING_REFRESH_SECONDS * 1000,
   };
 };

@@ -4,3 +4,6 @@ export { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 export * from './domain/upcoming';
 export { CATALOG, simulateHistory } from './demo/seed';
 export { vehicleFacts, vehicleFactsQuery } from './data/tables';
+export { refreshUpcoming } from './data/upcoming-store';
+export { createLoaders } from './loaders';
+export { resolvers } from './resolvers/index';

@@ -15,8 +15,10 @@ import {
   type CursorCodec,
   type RelationSpec,
 } from '@fleetgraph/paging';
-import { fleetVisibility, vehicleVisibleTo } from '@fleetgraph/visibility';
+import { fleetVisibility, vehicleVisibleTo, type ListScopeCache } from '@fleetgraph/visibility';
 import { upcomingForVehicle, type TemplateRule, type UpcomingItem } from './domain/upcoming';
+import { ensureUpcomingFresh } from './data/upcoming-store';
+import { storedItemsOf, type ReadScope } from './data/upcoming-read';
 import {
   historySpec,
   templateRules,
@@ -32,6 +34,7 @@ export interface MaintenanceServices {
   knex: Knex;
   codec: CursorCodec;
   clock: () => Date;
+  listScopes: ListScopeCache;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,9 +84,9 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   const thresholds = once(() => thresholdsInForce(knex, viewer));
 
   /**
-   * Upcoming work of the visible vehicles matching `filter`: the facts statement (with the service
-   * summaries), named so PostgreSQL keeps its plan, beside the memoized 2, all three at once. JIT
-   * is off on the subgraph's connections (app.ts), so no transaction is needed to scope it.
+   * Upcoming work computed from the facts of the visible vehicles matching `filter` (the facts
+   * statement with the service summaries), as every read did before the work was kept: what the
+   * kept work must answer, so tests compare both.
    */
   async function computeUpcoming(
     filter: VehicleFilter,
@@ -99,8 +102,24 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     return items;
   }
 
+  /** The kept work is brought up to date once per request, before its first read. */
+  const fresh = once(() => ensureUpcomingFresh(knex, now));
+
+  /** What a read of the kept work needs: templates, thresholds in force, fresh rows. */
+  async function readScope(wanted?: (template: TemplateRule) => boolean): Promise<ReadScope> {
+    const [rules, levels] = await Promise.all([templates(), thresholds(), fresh()]);
+    return {
+      knex,
+      viewer,
+      now,
+      templates: rules,
+      thresholds: levels,
+      templateIds: wanted ? rules.filter(wanted).map((t) => t.id) : null,
+    };
+  }
+
   const upcomingByVehicle = new DataLoader<string, UpcomingItem[]>(async (ids) => {
-    const items = await computeUpcoming({ vehicleIds: [...ids] });
+    const items = await storedItemsOf(await readScope(), { vehicleIds: [...ids] });
     const byVehicle = new Map<string, UpcomingItem[]>();
     for (const item of items) {
       const list = byVehicle.get(item.vehicleId) ?? [];
@@ -124,6 +143,8 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     templates,
     thresholds,
     computeUpcoming,
+    readScope,
+    listScope: () => services.listScopes.scopeOf(knex, viewer),
     upcomingByVehicle,
     visibleVehicle,
     historyById,

@@ -15,6 +15,11 @@
  *      generated in its database with the demo account as the viewer of the 500-vehicle group;
  *      p50/p99 of the same query (groupIds filter) through the gateway and straight to the
  *      platform's maintenance subgraph.
+ *   4. whole fleet (unless BENCH_FLEET_N=0): a second account, member of every group (a top-level
+ *      account of the whole 100k-vehicle organization), `maintenanceUpcomings(pageSize: 50)` with
+ *      and without count, BENCH_FLEET_N (default 20) requests each.
+ * With pg_stat_statements (the embedded server: run without DATABASE_URL), each row also prints
+ * PostgreSQL time (plan + execution) and statements per request.
  * No ANALYZE is run: plans are those of a database without statistics. BENCH_PROFILE=1 prints the
  * facts statement's plan.
  *
@@ -42,10 +47,20 @@ const VIEWER = {
   fullName: 'Bench',
 };
 const NOW = '2026-11-20T00:00:00Z';
+const FLEET_N = Number(process.env.BENCH_FLEET_N ?? 20);
+const MANAGER = {
+  uid: '0d000000-0000-4000-8000-000000000004',
+  email: 'manager@maintenance.example',
+  fullName: 'Fleet Manager',
+};
 const GROUP_1 = '0f000000-0000-4000-8000-000000000001';
 const vehicleId = (n: string) => `('0e000000-0000-4000-8000-' || lpad(to_hex(${n}), 12, '0'))::uuid`;
 const groupId = (n: string) => `('0f000000-0000-4000-8000-' || lpad(to_hex(${n}), 12, '0'))::uuid`;
 
+const FLEET_PAGE = `query($n: Int) { maintenanceUpcomings(pageSize: $n) { next list {
+  id mileageDeadline remainingDistanceToDrive dateDeadline remainingDaysToDrive
+  template { id system } vehicle { id } criticality { code criticality } } } }`;
+const FLEET_PAGE_COUNT = FLEET_PAGE.replace('{ next list', '{ count next list');
 const UPCOMING = `query($g: [ID!], $n: Int) { maintenanceUpcomings(groupIds: $g, pageSize: $n) { count next list {
   id mileageDeadline remainingDistanceToDrive dateDeadline remainingDaysToDrive
   template { id system } vehicle { id } criticality { code criticality } } } }`;
@@ -75,6 +90,18 @@ async function generate(knex: Knex, viewer: string): Promise<void> {
     [ORG],
   );
   await knex.raw(`insert into fleet.group_accounts values (?, ?)`, [GROUP_1, viewer]);
+  if (viewer === VIEWER.uid) {
+    await knex.raw(`insert into fleet.accounts (id, organization_id, email, full_name) values (?, ?, ?, ?)`, [
+      MANAGER.uid,
+      ORG,
+      MANAGER.email,
+      MANAGER.fullName,
+    ]);
+    await knex.raw(
+      `insert into fleet.group_accounts select id, ? from fleet.groups where organization_id = ?`,
+      [MANAGER.uid, ORG],
+    );
+  }
   await knex.raw(
     `insert into fleet.vehicles (id, organization_id, vehicle_type, fuel_type, odometer_km, odometer_updated_at, created_at)
      select ${vehicleId('n')}, ?, (array['CAR','VAN','LIGHT_TRUCK','HEAVY_TRUCK'])[1 + n % 4],
@@ -174,9 +201,55 @@ const oneVehicle = (i: number) => ({
   ],
 });
 
+/** PostgreSQL time and statements per request from pg_stat_statements, when the server has it. */
+async function statementStatistics(url: string) {
+  const admin = createKnex({ url });
+  const available = await admin
+    .raw('create extension if not exists pg_stat_statements')
+    .then(() => admin.raw('select 1 from pg_stat_statements limit 1'))
+    .then(
+      () => true,
+      () => false,
+    );
+  return {
+    reset: async () => {
+      if (available) await admin.raw('select pg_stat_statements_reset()');
+    },
+    perRequest: async (requests: number) => {
+      if (!available) return '';
+      const { rows } = await admin.raw(
+        `select coalesce(sum(total_exec_time + total_plan_time), 0)::float8 as ms, coalesce(sum(calls), 0)::int8 as calls
+           from pg_stat_statements
+          where dbid = (select oid from pg_database where datname = current_database())
+            and query not like '%pg_stat_statements%'`,
+      );
+      return `   PostgreSQL ${(rows[0].ms / requests).toFixed(2)} ms, ${(Number(rows[0].calls) / requests).toFixed(1)} statements per request`;
+    },
+    close: () => admin.destroy(),
+  };
+}
+
+/** measure(), with PostgreSQL's share when pg_stat_statements is there (warm-up runs included). */
+async function measured(
+  pg: Awaited<ReturnType<typeof statementStatistics>>,
+  label: string,
+  n: number,
+  run: (i: number) => Promise<void>,
+) {
+  const warmup = Math.min(20, n);
+  await pg.reset();
+  const stats = await measure(n, run, warmup);
+  printRow(label, stats, await pg.perRequest(n + warmup));
+  return stats;
+}
+
 // ---- 1-2: direct, in this process ---------------------------------------------------------------
 {
-  const database = await benchDatabase('bench_maintenance');
+  // BENCH_KEEP=1 keeps the database (its URL is printed); BENCH_REUSE_URL runs on a kept one.
+  const reuse = process.env.BENCH_REUSE_URL;
+  const created = reuse ? null : await benchDatabase('bench_maintenance', { statementStatistics: true });
+  const database = created ?? { url: reuse!, close: async () => {} };
+  if (process.env.BENCH_KEEP) console.log(`database: ${database.url}`);
   const issuer = await createTestIssuer();
   const statements = createStatementCounter();
   const fleetCore = await subgraphManifest('fleet-core');
@@ -187,19 +260,36 @@ const oneVehicle = (i: number) => ({
     SSO_ISSUER: issuer.issuer,
     LOG_LEVEL: 'silent',
     MAINTENANCE_NOW: NOW,
+    // The timed pass is measured on its own below, not in the middle of the generation or the rows.
+    MAINTENANCE_UPCOMING_REFRESH_SECONDS: '0',
   });
   const app = await maintenance.buildApp(
     { ...config, databaseUrl: database.url },
     { jwks: issuer.jwks, onQuery: statements.record },
   );
   try {
-    await generate(knex, VIEWER.uid);
+    if (!reuse) await generate(knex, VIEWER.uid);
+    // Kept upcoming work (when this version keeps it): built once, then a pass with nothing to do.
+    const kept = (await import('@fleetgraph/maintenance')) as Record<string, unknown>;
+    if (typeof kept.refreshUpcoming === 'function') {
+      const refresh = kept.refreshUpcoming as (k: Knex, now: Date, mode: string) => Promise<unknown>;
+      for (const pass of reuse ? ['pass with no change'] : ['build', 'pass with no change']) {
+        const t0 = performance.now();
+        const result = await refresh(knex, new Date(NOW), 'all');
+        console.log(
+          `kept upcoming work, ${pass}: ${((performance.now() - t0) / 1000).toFixed(1)} s ${JSON.stringify(result)}`,
+        );
+      }
+    }
     if (process.env.BENCH_PROFILE) await profile(knex);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/graphql`;
     const direct = call(url, await issuer.token(VIEWER, { expiresIn: 3600 }));
+    const pg = await statementStatistics(database.url);
+    const t0 = performance.now();
     const all = await direct(UPCOMING, { n: 500 });
+    console.log(`first request (any one-time work included): ${(performance.now() - t0).toFixed(0)} ms`);
     const levels: Record<string, number> = {};
     for (const i of all.maintenanceUpcomings.list)
       levels[i.criticality.code] = (levels[i.criticality.code] ?? 0) + 1;
@@ -207,14 +297,22 @@ const oneVehicle = (i: number) => ({
       `the viewer's fleet: ${all.maintenanceUpcomings.count} upcoming items for ${FLEET} vehicles; first 500 by urgency: ${JSON.stringify(levels)}`,
     );
     console.log(`maintenance benchmark: ${N} sequential requests per row`);
-    printRow(
-      'direct: maintenanceUpcomings, 500 vehicles, page 50 + count',
-      await measure(N, () => direct(UPCOMING, { n: 50 }).then(() => {})),
+    await measured(pg, 'direct: maintenanceUpcomings, 500 vehicles, page 50 + count', N, () =>
+      direct(UPCOMING, { n: 50 }).then(() => {}),
     );
-    printRow(
-      'direct: Vehicle.maintenanceUpcoming + history, 1 vehicle',
-      await measure(N, (i) => direct(ENTITY, oneVehicle(i)).then(() => {})),
+    await measured(pg, 'direct: Vehicle.maintenanceUpcoming + history, 1 vehicle', N, (i) =>
+      direct(ENTITY, oneVehicle(i)).then(() => {}),
     );
+    if (FLEET_N > 0) {
+      const manager = call(url, await issuer.token(MANAGER, { expiresIn: 3600 }));
+      await measured(pg, `direct: whole fleet (${VEHICLES} vehicles), page 50`, FLEET_N, () =>
+        manager(FLEET_PAGE, { n: 50 }).then(() => {}),
+      );
+      await measured(pg, `direct: whole fleet (${VEHICLES} vehicles), page 50 + count`, FLEET_N, () =>
+        manager(FLEET_PAGE_COUNT, { n: 50 }).then(() => {}),
+      );
+    }
+    await pg.close();
     for (const size of [10, 500]) {
       statements.reset();
       await direct(UPCOMING, { n: size });
@@ -223,7 +321,7 @@ const oneVehicle = (i: number) => ({
   } finally {
     await app.close();
     await knex.destroy();
-    await database.close();
+    if (!process.env.BENCH_KEEP) await database.close();
   }
 }
 

@@ -156,6 +156,11 @@ type SummaryTuple = [string, number, number, number, number];
  * view's vehicles could be hashed against ours, computing every vehicle's latest odometer).
  */
 export function vehicleFactsQuery(knex: Knex, viewer: Viewer, filter: VehicleFilter, now: Date): Knex.Raw {
+  return factsOf(knex, filteredVehicleIds(knex, viewer, filter), now);
+}
+
+/** The visible vehicles matching `filter`: a query selecting `id` (duplicates possible). */
+export function filteredVehicleIds(knex: Knex, viewer: Viewer, filter: VehicleFilter): Knex.QueryBuilder {
   const ids = visibleVehicles(knex, viewer);
   // One array parameter, not `in (?, ?, ...)`: the text stays the same for any number of ids.
   if (filter.vehicleIds) ids.whereRaw(`v.vehicle_id = any(${arrayParameter('uuid')})`, [filter.vehicleIds]);
@@ -167,6 +172,11 @@ export function vehicleFactsQuery(knex: Knex, viewer: Viewer, filter: VehicleFil
         .join('fleet_contract.group_ancestors_v1 as ga', 'ga.descendant_id', 'gv.group_id')
         .whereRaw(`ga.ancestor_id = any(${arrayParameter('uuid')})`, [filter.groupIds]),
     );
+  return ids;
+}
+
+/** The facts statement over `ids` (a query or raw selecting one `id` column, duplicates allowed). */
+export function factsOf(knex: Knex, ids: Knex.QueryBuilder | Knex.Raw, now: Date): Knex.Raw {
   const days = recentDays(now);
   return knex.raw(
     `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType",
@@ -189,15 +199,9 @@ export function vehicleFactsQuery(knex: Knex, viewer: Viewer, filter: VehicleFil
   );
 }
 
-/** The facts statement's answer (vehicleFactsQuery), with numbers and dates as the domain takes them. */
-export async function vehicleFacts(
-  knex: Knex,
-  viewer: Viewer,
-  filter: VehicleFilter,
-  now: Date,
-): Promise<VehicleWithServices[]> {
-  const { rows } = await vehicleFactsQuery(knex, viewer, filter, now);
-  return rows.map((r: VehicleFacts & { services: string }) => ({
+/** Rows of a facts statement, with numbers and dates as the domain takes them. */
+export function factsFromRows(rows: Array<VehicleFacts & { services: string }>): VehicleWithServices[] {
+  return rows.map((r) => ({
     ...r,
     odometerKm: r.odometerKm === null ? null : Number(r.odometerKm),
     recentKm: Number(r.recentKm),
@@ -211,6 +215,17 @@ export async function vehicleFacts(
       }),
     ),
   }));
+}
+
+/** The facts statement's answer (vehicleFactsQuery), with numbers and dates as the domain takes them. */
+export async function vehicleFacts(
+  knex: Knex,
+  viewer: Viewer,
+  filter: VehicleFilter,
+  now: Date,
+): Promise<VehicleWithServices[]> {
+  const { rows } = await vehicleFactsQuery(knex, viewer, filter, now);
+  return factsFromRows(rows);
 }
 
 /** Every template the viewer sees (the rules of upcoming work). One statement. */

@@ -126,6 +126,8 @@ export function pageOfItems(
   args: PageArgs,
   rules: PageRules,
   filters: Record<string, unknown>,
+  /** `count` when `items` is not the whole list (a walk's candidates): else items.length */
+  count?: Page<UpcomingItem>['count'],
 ): Page<UpcomingItem> {
   const request = pageRequest(codec, args, rules, fingerprint(name, { ...filters, sort }));
   const after = request.after;
@@ -135,5 +137,5 @@ export function pageOfItems(
     (a, b) => compareItems(a, b, sort),
     after ? (item) => compareToKey(item, sort, after) > 0 : () => true,
   );
-  return toPage(codec, request, rest, (item) => sortKey(item, sort), items.length);
+  return toPage(codec, request, rest, (item) => sortKey(item, sort), count ?? items.length);
 }

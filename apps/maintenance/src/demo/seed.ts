@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { DemoDataContext, DemoSeedResult } from '@fleetgraph/subgraph-kit';
 import { addIntervalMs, applies, DAY_MS, type TemplateRule } from '../domain/upcoming';
+import { refreshUpcoming } from '../data/upcoming-store';
 
 const tid = (n: number) => `d7000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const COMBUSTION = ['GASOLINE', 'DIESEL', 'HYBRID', 'PLUGIN_HYBRID', 'LPG', 'CNG', 'OTHER'];
@@ -168,20 +169,31 @@ export function simulateHistory(vehicle: DemoVehicle, templates: TemplateRule[],
   return rows;
 }
 
+/** Vehicles are read and their history written this many at a time: the seed's memory stays flat. */
+const VEHICLE_PAGE = 2000;
+
+/** The demo vehicles after `after` (id order), a page at a time. */
+async function vehiclePage(knex: Knex, after: string): Promise<DemoVehicle[]> {
+  const { rows } = await knex.raw(
+    `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType", v.fuel_type as "fuelType",
+            v.model_year as "modelYear", v.created_at as "createdAt",
+            coalesce(o.odometer_km, v.odometer_km)::float8 as "odometerKm"
+       from (select * from fleet_contract.vehicles_v1 v where v.id > ?::uuid order by v.id limit ?) v
+       left join lateral (
+         select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
+          where r.vehicle_id = v.id offset 0) o on true
+      order by v.id`,
+    [after, VEHICLE_PAGE],
+  );
+  return rows.map((v: DemoVehicle) => ({
+    ...v,
+    odometerKm: v.odometerKm === null ? null : Number(v.odometerKm),
+  }));
+}
+
 export async function seedMaintenance(knex: Knex, context: DemoDataContext): Promise<DemoSeedResult> {
   const now = context.now;
-  const vehicles: DemoVehicle[] = (
-    await knex.raw(
-      `select v.id, v.organization_id as "organizationId", v.vehicle_type as "vehicleType", v.fuel_type as "fuelType",
-              v.model_year as "modelYear", v.created_at as "createdAt",
-              coalesce(o.odometer_km, v.odometer_km)::float8 as "odometerKm"
-         from fleet_contract.vehicles_v1 v
-         left join lateral (
-           select r.odometer_km from fleet_contract.vehicle_latest_odometer_v1 r
-            where r.vehicle_id = v.id) o on true
-        order by v.id`,
-    )
-  ).rows.map((v: DemoVehicle) => ({ ...v, odometerKm: v.odometerKm === null ? null : Number(v.odometerKm) }));
+  const started = Date.now();
   const demoOrg: { organization_id: string } | undefined = await knex('fleet_contract.accounts_v1')
     .where('email', 'demo@fleetgraph.dev')
     .first('organization_id');
@@ -190,6 +202,7 @@ export async function seedMaintenance(knex: Knex, context: DemoDataContext): Pro
     organizationId: null,
     fromExternalService: false,
   }));
+  const total = Number((await knex('fleet_contract.vehicles_v1').count('* as n').first())?.n ?? 0);
   await knex.transaction(async (trx) => {
     await trx('maintenance.templates').insert(
       CATALOG.map((t) => ({
@@ -220,20 +233,31 @@ export async function seedMaintenance(knex: Knex, context: DemoDataContext): Pro
       });
     }
     let written = 0;
-    let batch: HistoryRow[] = [];
-    for (const vehicle of vehicles) {
-      batch.push(...simulateHistory(vehicle, templates, now));
-      if (batch.length >= 2000) {
-        await trx.batchInsert('maintenance.history', batch, 1000);
-        written += batch.length;
-        batch = [];
-      }
+    let vehicles = 0;
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const page = await vehiclePage(trx, after);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      const rows = page.flatMap((vehicle) => simulateHistory(vehicle, templates, now));
+      for (let i = 0; i < rows.length; i += 5000)
+        await trx.batchInsert('maintenance.history', rows.slice(i, i + 5000), 1000);
+      written += rows.length;
+      vehicles += page.length;
+      if (context.progress && total > VEHICLE_PAGE)
+        context.log(`maintenance: history of ${vehicles}/${total} vehicles (${written} service records)`);
     }
-    if (batch.length > 0) await trx.batchInsert('maintenance.history', batch, 1000);
-    written += batch.length;
     context.log(
-      `maintenance: ${templates.length} templates, ${written} service records for ${vehicles.length} vehicles`,
+      `maintenance: ${templates.length} templates, ${written} service records for ${vehicles} vehicles`,
     );
   });
+  // The kept upcoming work, built now rather than by the first request.
+  const kept = await refreshUpcoming(knex, now, 'all', (done) => {
+    if (context.progress && total > VEHICLE_PAGE && done % (VEHICLE_PAGE * 5) === 0)
+      context.log(`maintenance: upcoming work of ${done}/${total} vehicles`);
+  });
+  context.log(
+    `maintenance: upcoming work kept for ${kept.vehicles} vehicles (${kept.written} items) in ${Date.now() - started} ms in all`,
+  );
   return { counts: { templates: templates.length } };
 }

@@ -1,5 +1,7 @@
 /**
- * Upcoming maintenance, computed (never stored): the pure rules, with no database and no clock.
+ * Upcoming maintenance: the pure rules, with no database and no clock. What depends on the
+ * vehicle's facts is computed when they change and kept (storedPartsOf, data/upcoming-store.ts);
+ * what depends on the instant is computed when read (upcomingAt).
  *
  * For one vehicle and one template that applies to it (vehicle type and fuel type):
  *  - cycle: the number of services of that template recorded on that vehicle. The current cycle's
@@ -274,6 +276,35 @@ function upcomingOf(
   thresholds: Threshold[],
   now: Date,
 ): UpcomingWork {
+  return upcomingAt(storedPartsOf(vehicle, template, services, current), template, thresholds, now);
+}
+
+/**
+ * The parts of an item that do not depend on the instant it is read at: they follow the
+ * vehicle's facts (odometer, 30-day km, service history, template). What maintenance keeps in
+ * `upcoming_work` (data/upcoming-store.ts), so a read computes only upcomingAt.
+ */
+export interface StoredUpcoming {
+  vehicleId: string;
+  templateId: string;
+  cycle: number;
+  baseMileageKm: number;
+  baseDateMs: number;
+  mileageDeadline: number | null;
+  dateDeadlineMs: number | null;
+  currentMileageKm: number | null;
+  odometerSource: OdometerSource | null;
+  averageDailyKm: number;
+  remainingDistanceToDrive: number | null;
+  remainingDaysByDistance: number | null;
+}
+
+export function storedPartsOf(
+  vehicle: VehicleFacts,
+  template: TemplateRule,
+  services: ServiceSummary[],
+  current: { km: number | null; source: OdometerSource | null },
+): StoredUpcoming {
   const own = services.find((s) => s.templateId === template.id);
   const cycle = own?.count ?? 0;
   const baseMileageKm = own?.lastMileageKm ?? 0;
@@ -286,34 +317,61 @@ function upcomingOf(
   const remainingDistanceToDrive =
     mileageDeadline !== null && current.km !== null ? mileageDeadline - current.km : null;
   const averageDailyKm = vehicle.recentKm / AVERAGE_WINDOW_DAYS;
-  const remainingCalendarDays =
-    dateDeadlineMs !== null ? Math.floor((dateDeadlineMs - now.getTime()) / DAY_MS) : null;
   const remainingDaysByDistance =
     remainingDistanceToDrive !== null && averageDailyKm > 0
       ? Math.floor(remainingDistanceToDrive / averageDailyKm)
       : null;
-  const remainingDaysToDrive =
-    remainingCalendarDays === null
-      ? remainingDaysByDistance
-      : remainingDaysByDistance === null
-        ? remainingCalendarDays
-        : Math.min(remainingCalendarDays, remainingDaysByDistance);
-  return new UpcomingWork(
-    vehicle.id,
-    template,
+  return {
+    vehicleId: vehicle.id,
+    templateId: template.id,
     cycle,
     baseMileageKm,
     baseDateMs,
     mileageDeadline,
     dateDeadlineMs,
-    current.km,
-    current.source,
+    currentMileageKm: current.km,
+    odometerSource: current.source,
     averageDailyKm,
     remainingDistanceToDrive,
-    remainingCalendarDays,
     remainingDaysByDistance,
+  };
+}
+
+/** Calendar days from `nowMs` to a deadline (negative when passed): floor, as every reader computes it. */
+export const calendarDays = (dateDeadlineMs: number, nowMs: number) =>
+  Math.floor((dateDeadlineMs - nowMs) / DAY_MS);
+
+/** An item read at `now`: the time-dependent parts (days left, criticality) of its stored parts. */
+export function upcomingAt(
+  s: StoredUpcoming,
+  template: TemplateRule,
+  thresholds: Threshold[],
+  now: Date,
+): UpcomingWork {
+  const remainingCalendarDays =
+    s.dateDeadlineMs !== null ? calendarDays(s.dateDeadlineMs, now.getTime()) : null;
+  const remainingDaysToDrive =
+    remainingCalendarDays === null
+      ? s.remainingDaysByDistance
+      : s.remainingDaysByDistance === null
+        ? remainingCalendarDays
+        : Math.min(remainingCalendarDays, s.remainingDaysByDistance);
+  return new UpcomingWork(
+    s.vehicleId,
+    template,
+    s.cycle,
+    s.baseMileageKm,
+    s.baseDateMs,
+    s.mileageDeadline,
+    s.dateDeadlineMs,
+    s.currentMileageKm,
+    s.odometerSource,
+    s.averageDailyKm,
+    s.remainingDistanceToDrive,
+    remainingCalendarDays,
+    s.remainingDaysByDistance,
     remainingDaysToDrive,
-    criticalityOf(thresholds, remainingDistanceToDrive, remainingDaysToDrive),
+    criticalityOf(thresholds, s.remainingDistanceToDrive, remainingDaysToDrive),
   );
 }
 
@@ -335,6 +393,18 @@ export function upcomingForVehicle(
     if (applies(t, vehicle) && (!wanted || wanted(t)))
       items.push(upcomingOf(vehicle, t, services, current, thresholds, now));
   return items;
+}
+
+/** The stored parts of every item of a vehicle: one per template that applies to it. */
+export function storedForVehicle(
+  vehicle: VehicleFacts,
+  templates: TemplateRule[],
+  services: ServiceSummary[],
+): StoredUpcoming[] {
+  const current = currentMileage(vehicle.odometerKm, services);
+  return templates
+    .filter((t) => applies(t, vehicle))
+    .map((t) => storedPartsOf(vehicle, t, services, current));
 }
 
 // ---- stable ids ----------------------------------------------------------------------------

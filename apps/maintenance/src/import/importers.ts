@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
+import { refreshUpcoming } from '../data/upcoming-store';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { SYSTEMS } from '../../migrations/20261123_001_maintenance';
 import { resolveVehicleReferences } from '@fleetgraph/visibility';
@@ -34,7 +35,7 @@ export async function importFile(
   kind: Kind,
   knex: Knex,
   file: string,
-  _context: { log(line: string): void; now: Date; options: Record<string, string> },
+  context: { log(line: string): void; now: Date; options: Record<string, string> },
 ): Promise<ImportOutcome> {
   let data: unknown;
   try {
@@ -42,7 +43,10 @@ export async function importFile(
   } catch (error) {
     return { ok: false, problems: [`$: not a readable JSON file (${(error as Error).message})`] };
   }
-  return importData(kind, knex, data);
+  const outcome = await importData(kind, knex, data);
+  // The kept upcoming work follows the import now, not at the next read (data/upcoming-store.ts).
+  if (outcome.ok && kind !== 'thresholds') await refreshUpcoming(knex, context.now, 'changes');
+  return outcome;
 }
 
 export async function importData(kind: Kind, knex: Knex, data: unknown): Promise<ImportOutcome> {

@@ -3,7 +3,7 @@
  * Vehicle. Every lookup goes through the per-request loaders (visibility applied in SQL); an id the
  * caller cannot see answers null exactly like an unknown one; a malformed id answers null too.
  */
-import { badInput, pageOf, type PageArgs } from '@fleetgraph/paging';
+import { badInput, fingerprint, pageOf, pageRequest, type PageArgs } from '@fleetgraph/paging';
 import { DateTimeScalar, type Resolvers, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { decodeUpcomingId, type TemplateRule, type UpcomingItem } from '../domain/upcoming';
 import { visibleVehicles } from '@fleetgraph/visibility';
@@ -16,11 +16,13 @@ import {
   type HistoryModel,
 } from '../data/tables';
 import { pageOfItems, type UpcomingSort } from '../data/upcoming-page';
+import { storedItemsOf, walkCandidates, walkCount } from '../data/upcoming-read';
 import { isUuid, type MaintenanceLoaders } from '../loaders';
 
 type Ctx = SubgraphContext<MaintenanceLoaders>;
 
 const UPCOMING_ROOT = { defaultSize: 50, maxSize: 500 };
+const NAME = 'maintenanceUpcomings';
 const UPCOMING_NESTED = { defaultSize: 20, maxSize: 100 };
 
 function checkIds(name: string, ids: unknown): string[] | null {
@@ -193,17 +195,44 @@ export const resolvers = {
       const sort = args.sort ?? 'URGENCY';
       const filters = { vehicleIds, groupIds, systems: args.systems, templateIds, minCriticality };
       // Check the page arguments before computing anything.
-      pageOfItems(ctx.loaders.codec, 'maintenanceUpcomings', [], sort, args, UPCOMING_ROOT, filters);
-      const items =
-        (vehicleIds && vehicleIds.length === 0) || (groupIds && groupIds.length === 0)
-          ? []
-          : await ctx.loaders.computeUpcoming(
-              { vehicleIds, groupIds },
-              wantedTemplates({ systems: args.systems, templateIds }),
-            );
+      const request = pageOfItems(ctx.loaders.codec, NAME, [], sort, args, UPCOMING_ROOT, filters);
+      if ((vehicleIds && vehicleIds.length === 0) || (groupIds && groupIds.length === 0)) return request;
+      const wanted = wantedTemplates({ systems: args.systems, templateIds });
+      const [scope, listScope] = await Promise.all([
+        ctx.loaders.readScope(wanted),
+        vehicleIds || groupIds ? null : ctx.loaders.listScope(),
+      ]);
+      if (listScope?.shape === 'per-row' && listScope.organizationId) {
+        // A large fleet seen from the top: walk the kept work in the page's order (upcoming-read.ts).
+        const page = pageRequest(
+          ctx.loaders.codec,
+          args,
+          UPCOMING_ROOT,
+          fingerprint(NAME, { ...filters, sort }),
+        );
+        const walk = {
+          organizationId: listScope.organizationId,
+          sort,
+          after: page.after,
+          limit: page.size + 1,
+          minCriticality,
+        };
+        const candidates = await walkCandidates(scope, walk);
+        return pageOfItems(
+          ctx.loaders.codec,
+          NAME,
+          filterItems(candidates, { minCriticality }),
+          sort,
+          args,
+          UPCOMING_ROOT,
+          filters,
+          () => walkCount(scope, walk),
+        );
+      }
+      const items = await storedItemsOf(scope, { vehicleIds, groupIds });
       return pageOfItems(
         ctx.loaders.codec,
-        'maintenanceUpcomings',
+        NAME,
         filterItems(items, { minCriticality }),
         sort,
         args,

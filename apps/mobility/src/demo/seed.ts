@@ -81,114 +81,19 @@ function weeklyPrice(category: string, area: string, week: number): number {
   return (BASE_PRICE[category] ?? 1.5) * (1 + (h - Math.floor(h) - 0.5) * 0.06);
 }
 
+/** Vehicles are read, and their transactions written, this many at a time: memory stays flat. */
+const VEHICLE_PAGE = 1000;
+
 export async function seedDemo(knex: Knex, context: DemoDataContext): Promise<Record<string, number>> {
-  const vehicles = await knex('fleet_contract.vehicles_v1').select(
-    'id',
-    'organization_id',
-    'vin',
-    'plate',
-    'vehicle_type',
-    'fuel_type',
-    'fuel_tank_capacity_l',
-    'battery_capacity_kwh',
-    'odometer_km',
-  );
-  const groups = new Map<string, string>();
-  for (const g of await knex('fleet_contract.group_vehicles_v1')
-    .select('group_id', 'vehicle_id')
-    .orderBy('group_id'))
-    if (!groups.has(g.vehicle_id)) groups.set(g.vehicle_id, g.group_id);
   const drivers = new Map<string, string>(
     (await knex('fleet_contract.drivers_v1').select('id', 'label')).map(
       (d: { id: string; label: string }) => [d.id, d.label],
     ),
   );
+  const total = Number((await knex('fleet_contract.vehicles_v1').count('* as n').first())?.n ?? 0);
   const rng = new Rng(20261123);
-  const rows: Record<string, unknown>[] = [];
-  let plantCursor = 0;
-  for (const v of vehicles) {
-    const product = productOf(v.fuel_type);
-    if (!product) continue;
-    const trips: Trip[] = await knex('fleet_contract.trips_v1')
-      .select(
-        'vehicle_id',
-        'device_id',
-        'driver_id',
-        'started_at',
-        'ended_at',
-        'end_latitude',
-        'end_longitude',
-        'distance_m',
-        'fuel_used_l',
-      )
-      .where('vehicle_id', v.id)
-      .whereNotNull('end_latitude')
-      .orderBy('started_at');
-    if (trips.length < 3) continue;
-    const electric = product.energy === 'ELECTRIC';
-    const capacity = electric
-      ? (v.battery_capacity_kwh ?? THRESHOLDS.defaultBatteryKwh[v.vehicle_type] ?? 75)
-      : (v.fuel_tank_capacity_l ?? THRESHOLDS.defaultTankL[v.vehicle_type] ?? 70);
-    const rate = electric ? rng.between(0.16, 0.24) : rng.between(0.07, 0.12); // per km
-    const totalKm = trips.reduce((s, t) => s + (t.distance_m ?? 0) / 1000, 0);
-    let odometer = Math.max(0, Math.round((v.odometer_km ?? totalKm + 5000) - totalKm));
-    let level = capacity * rng.between(0.5, 0.9);
-    // Drivers refill when the level falls under their habit (30-55 % of the tank or battery).
-    const refillAt = rng.between(0.3, 0.55);
-    const chain: Record<string, unknown>[] = [];
-    for (let i = 0; i < trips.length; i++) {
-      const trip = trips[i]!;
-      const used = electric
-        ? ((trip.distance_m ?? 0) / 1000) * rate
-        : (trip.fuel_used_l ?? ((trip.distance_m ?? 0) / 1000) * rate);
-      level -= used;
-      odometer += (trip.distance_m ?? 0) / 1000;
-      const next = trips[i + 1];
-      const nextUse = next ? ((next.distance_m ?? 0) / 1000) * (electric ? rate : 0.13) : 0;
-      if (level - nextUse > capacity * refillAt || !next) continue;
-      // Refill at the end of this trip, before the next one starts.
-      const room = next.started_at.getTime() - trip.ended_at.getTime();
-      if (room < 2 * MINUTE) continue;
-      const at = new Date(trip.ended_at.getTime() + Math.min(rng.between(3, 15) * MINUTE, room / 2));
-      const quantity = Math.round(Math.min(capacity, capacity - Math.max(level, 0)) * 100) / 100;
-      level = capacity;
-      const lat = trip.end_latitude! + rng.between(-0.0015, 0.0015);
-      const lon = trip.end_longitude! + rng.between(-0.0015, 0.0015);
-      const postal = postalOf(lat, lon);
-      const price =
-        weeklyPrice(product.category, postal.slice(0, 2), weekIndex(at)) * rng.between(0.985, 1.015);
-      chain.push(
-        txRow(v, product, {
-          at,
-          quantity,
-          odometer: Math.round(odometer),
-          lat,
-          lon,
-          postal,
-          price,
-          trip,
-          driverLabel: trip.driver_id ? (drivers.get(trip.driver_id) ?? null) : null,
-          groupId: groups.get(v.id) ?? null,
-          brand: BRANDS[Math.floor(rng.next() * BRANDS.length)]!,
-          externalId: `DEMO-${v.id}-${chain.length + 1}`,
-        }),
-      );
-    }
-    // Plant frauds: one in PLANT_EVERY, never the first 3 of a vehicle, never two in a row.
-    let lastPlanted = -10;
-    for (let i = 3; i < chain.length; i++) {
-      if (rng.next() >= 1 / PLANT_EVERY || i - lastPlanted < 3) continue;
-      const code = PLANTED[plantCursor % PLANTED.length]!;
-      const row = chain[i]!;
-      const previous = chain[i - 1]!;
-      if (plant(code, row, previous, v, capacity, electric, rng, chain, i)) {
-        plantCursor++;
-        lastPlanted = i;
-      }
-    }
-    rows.push(...chain);
-  }
-  // A price outlier is only detectable against a sample: unplant those without one.
+  // A price outlier is only detectable against a sample, known once every row is written: the
+  // sample sizes are counted as rows go, and the planted outliers kept (few) to unplant after.
   const key = (r: Record<string, any>) =>
     [
       r.organization_id,
@@ -198,32 +103,162 @@ export async function seedDemo(knex: Knex, context: DemoDataContext): Promise<Re
       r.currency,
     ].join('|');
   const sample = new Map<string, number>();
-  for (const r of rows) sample.set(key(r), (sample.get(key(r)) ?? 0) + 1);
-  for (const r of rows as Array<Record<string, any>>) {
-    if (
-      r.planted_fraud === 'UNIT_PRICE_OUTLIER' &&
-      (sample.get(key(r)) ?? 0) < THRESHOLDS.priceMinSample + 2
-    ) {
-      r.gross_unit_price = r.honest_price;
-      r.net_unit_price = Math.round((r.gross_unit_price / 1.2) * 1000) / 1000;
-      r.gross_total = Math.round(r.gross_unit_price * r.quantity * 100) / 100;
-      r.net_total = Math.round(r.net_unit_price * r.quantity * 100) / 100;
-      r.planted_fraud = null;
-      r.notes = null;
-    }
-  }
-  for (const r of rows) delete r.honest_price;
+  const outliers: Array<{ id: string; key: string; honest: number; quantity: number }> = [];
   const ids: string[] = [];
-  for (let i = 0; i < rows.length; i += 1000) {
-    const inserted = await knex('mobility.transactions')
-      .insert(rows.slice(i, i + 1000))
-      .returning('id');
-    ids.push(...inserted.map((r: { id: string }) => r.id));
+  let planted = 0;
+  let plantCursor = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  let seen = 0;
+  for (;;) {
+    const vehicles = await knex('fleet_contract.vehicles_v1')
+      .select(
+        'id',
+        'organization_id',
+        'vin',
+        'plate',
+        'vehicle_type',
+        'fuel_type',
+        'fuel_tank_capacity_l',
+        'battery_capacity_kwh',
+        'odometer_km',
+      )
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(VEHICLE_PAGE);
+    if (vehicles.length === 0) break;
+    after = vehicles[vehicles.length - 1].id;
+    seen += vehicles.length;
+    const groups = new Map<string, string>();
+    for (const g of await knex('fleet_contract.group_vehicles_v1')
+      .select('group_id', 'vehicle_id')
+      .whereIn(
+        'vehicle_id',
+        vehicles.map((v: { id: string }) => v.id),
+      )
+      .orderBy('group_id'))
+      if (!groups.has(g.vehicle_id)) groups.set(g.vehicle_id, g.group_id);
+    const rows: Record<string, unknown>[] = [];
+    for (const v of vehicles) {
+      const product = productOf(v.fuel_type);
+      if (!product) continue;
+      const trips: Trip[] = await knex('fleet_contract.trips_v1')
+        .select(
+          'vehicle_id',
+          'device_id',
+          'driver_id',
+          'started_at',
+          'ended_at',
+          'end_latitude',
+          'end_longitude',
+          'distance_m',
+          'fuel_used_l',
+        )
+        .where('vehicle_id', v.id)
+        .whereNotNull('end_latitude')
+        .orderBy('started_at');
+      if (trips.length < 3) continue;
+      const electric = product.energy === 'ELECTRIC';
+      const capacity = electric
+        ? (v.battery_capacity_kwh ?? THRESHOLDS.defaultBatteryKwh[v.vehicle_type] ?? 75)
+        : (v.fuel_tank_capacity_l ?? THRESHOLDS.defaultTankL[v.vehicle_type] ?? 70);
+      const rate = electric ? rng.between(0.16, 0.24) : rng.between(0.07, 0.12); // per km
+      const totalKm = trips.reduce((s, t) => s + (t.distance_m ?? 0) / 1000, 0);
+      let odometer = Math.max(0, Math.round((v.odometer_km ?? totalKm + 5000) - totalKm));
+      let level = capacity * rng.between(0.5, 0.9);
+      // Drivers refill when the level falls under their habit (30-55 % of the tank or battery).
+      const refillAt = rng.between(0.3, 0.55);
+      const chain: Record<string, unknown>[] = [];
+      for (let i = 0; i < trips.length; i++) {
+        const trip = trips[i]!;
+        const used = electric
+          ? ((trip.distance_m ?? 0) / 1000) * rate
+          : (trip.fuel_used_l ?? ((trip.distance_m ?? 0) / 1000) * rate);
+        level -= used;
+        odometer += (trip.distance_m ?? 0) / 1000;
+        const next = trips[i + 1];
+        const nextUse = next ? ((next.distance_m ?? 0) / 1000) * (electric ? rate : 0.13) : 0;
+        if (level - nextUse > capacity * refillAt || !next) continue;
+        // Refill at the end of this trip, before the next one starts.
+        const room = next.started_at.getTime() - trip.ended_at.getTime();
+        if (room < 2 * MINUTE) continue;
+        const at = new Date(trip.ended_at.getTime() + Math.min(rng.between(3, 15) * MINUTE, room / 2));
+        const quantity = Math.round(Math.min(capacity, capacity - Math.max(level, 0)) * 100) / 100;
+        level = capacity;
+        const lat = trip.end_latitude! + rng.between(-0.0015, 0.0015);
+        const lon = trip.end_longitude! + rng.between(-0.0015, 0.0015);
+        const postal = postalOf(lat, lon);
+        const price =
+          weeklyPrice(product.category, postal.slice(0, 2), weekIndex(at)) * rng.between(0.985, 1.015);
+        chain.push(
+          txRow(v, product, {
+            at,
+            quantity,
+            odometer: Math.round(odometer),
+            lat,
+            lon,
+            postal,
+            price,
+            trip,
+            driverLabel: trip.driver_id ? (drivers.get(trip.driver_id) ?? null) : null,
+            groupId: groups.get(v.id) ?? null,
+            brand: BRANDS[Math.floor(rng.next() * BRANDS.length)]!,
+            externalId: `DEMO-${v.id}-${chain.length + 1}`,
+          }),
+        );
+      }
+      // Plant frauds: one in PLANT_EVERY, never the first 3 of a vehicle, never two in a row.
+      let lastPlanted = -10;
+      for (let i = 3; i < chain.length; i++) {
+        if (rng.next() >= 1 / PLANT_EVERY || i - lastPlanted < 3) continue;
+        const code = PLANTED[plantCursor % PLANTED.length]!;
+        const row = chain[i]!;
+        const previous = chain[i - 1]!;
+        if (plant(code, row, previous, v, capacity, electric, rng, chain, i)) {
+          plantCursor++;
+          lastPlanted = i;
+        }
+      }
+      rows.push(...chain);
+    }
+    for (const r of rows) sample.set(key(r), (sample.get(key(r)) ?? 0) + 1);
+    const honest = rows.map((r) => r.honest_price as number | undefined);
+    for (const r of rows) delete r.honest_price;
+    for (let i = 0; i < rows.length; i += 1000) {
+      const inserted = await knex('mobility.transactions')
+        .insert(rows.slice(i, i + 1000))
+        .returning('id');
+      inserted.forEach((r: { id: string }, j: number) => {
+        ids.push(r.id);
+        const row = rows[i + j] as Record<string, any>;
+        if (row.planted_fraud) planted++;
+        if (row.planted_fraud === 'UNIT_PRICE_OUTLIER')
+          outliers.push({ id: r.id, key: key(row), honest: honest[i + j]!, quantity: row.quantity });
+      });
+    }
+    if (context.progress && total > VEHICLE_PAGE)
+      context.log(`mobility: transactions of ${seen}/${total} vehicles (${ids.length} written)`);
+  }
+  // Unplant the price outliers without a sample to stand out from.
+  for (const o of outliers) {
+    if ((sample.get(o.key) ?? 0) >= THRESHOLDS.priceMinSample + 2) continue;
+    const gross = o.honest;
+    const net = Math.round((gross / 1.2) * 1000) / 1000;
+    await knex('mobility.transactions')
+      .where('id', o.id)
+      .update({
+        gross_unit_price: gross,
+        net_unit_price: net,
+        gross_total: Math.round(gross * o.quantity * 100) / 100,
+        net_total: Math.round(net * o.quantity * 100) / 100,
+        planted_fraud: null,
+        notes: null,
+      });
+    planted--;
   }
   const detection = await detectTransactions(knex, ids, { now: context.now });
   return {
-    transactions: rows.length,
-    planted: rows.filter((r) => r.planted_fraud).length,
+    transactions: ids.length,
+    planted,
     anomalies: detection.detected,
     pendingChecks: detection.pending,
   };

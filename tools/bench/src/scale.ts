@@ -1,0 +1,251 @@
+/**
+ * Scale benchmark: every root list of the graph on a large seeded fleet, through the gateway, as
+ * the demo account (the whole demo organization), one client.
+ *
+ *   npm run seed -- --scale 1334            (once; DATABASE_URL names the database)
+ *   BENCH_SCALE_DATABASE_URL=postgres://.../<db> npx tsx tools/bench/src/scale.ts
+ *
+ * Without BENCH_SCALE_DATABASE_URL it runs on a throwaway database with the scale-1 demo data (a
+ * smoke run). The roots are discovered from the gateway's schema (introspection), not listed:
+ * every root field with no required argument (a page: its first page of BENCH_PAGE, 50; an
+ * object: the object), a selection two object levels deep generated from the schema: every field
+ * without a required argument, nested pages of BENCH_NESTED_PAGE (5), leaves only at the second
+ * level (a page's elements are its first level); `count` only with BENCH_COUNT=1 (it counts the whole visible set, not a page). Each root
+ * runs BENCH_N times (default 10, after 2 unmeasured runs): p50/p95 per root and the ten slowest
+ * single answers. Then the Vehicle-extension page (fields other subgraphs add to Vehicle) against
+ * the bare vehicle page, as a ratio of p50s. Results go to tools/bench/results/<date>-scale.md.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isEnumType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type IntrospectionQuery,
+} from 'graphql';
+import { startPlatform } from '@fleetgraph/start';
+import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
+import { freePort, postGraphQL } from '@fleetgraph/testing';
+import { startBenchPlatform } from './harness';
+import { login } from './load';
+import { writeResult } from './results';
+
+type AnyField = GraphQLField<unknown, unknown>;
+
+const N = Number(process.env.BENCH_N ?? 10);
+const WARMUP = 2;
+const PAGE = Number(process.env.BENCH_PAGE ?? 50);
+const NESTED_PAGE = Number(process.env.BENCH_NESTED_PAGE ?? 5);
+const COUNT = process.env.BENCH_COUNT === '1';
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const EXTENSION_N = Number(process.env.BENCH_EXTENSION_N ?? 30);
+
+/** The gateway's limits are for clients; whole-type selections of every root need them lifted. */
+const LIMITS = {
+  MAX_TOKENS: '100000',
+  MAX_COST: '100000000',
+  MAX_DEPTH: '40',
+  MAX_ALIASES: '1000',
+  RATE_LIMIT_PER_MINUTE: '0',
+  COST_BUDGET_PER_MINUTE: '0',
+  COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
+};
+
+const EXTENSION_PAGE = `{ account { vehicles(pageSize: 20) { list { plate dvirSafeToDrive openDefects { count }
+  lastInspectionReport { completedAt }
+  maintenanceUpcoming(pageSize: 3) { list { remainingDistanceToDrive dateDeadline } } } } } }`;
+const BARE_PAGE = `{ account { vehicles(pageSize: 20) { list { plate } } } }`;
+
+const requiredArgs = (field: AnyField) =>
+  field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
+const isLeaf = (field: AnyField) => {
+  const type = getNamedType(field.type);
+  return isScalarType(type) || isEnumType(type);
+};
+const isPaged = (type: unknown): type is GraphQLObjectType =>
+  isObjectType(type) && type.name.endsWith('Paged') && Boolean(type.getFields().list);
+
+/** Arguments a nested field is given: a small page; nothing else (defaults apply). */
+function argsOf(field: AnyField, pageSize: number): string {
+  return field.args.some((a) => a.name === 'pageSize') ? `(pageSize: ${pageSize})` : '';
+}
+
+/** The page part of a paged type: `next`, `count` when asked, and the list's selection. */
+function pageSelection(type: GraphQLObjectType, level: number): string {
+  const element = getNamedType(type.getFields().list!.type);
+  return `next${COUNT ? ' count' : ''} list { ${selection(element, level)} }`;
+}
+
+/**
+ * Every field of `type` needing no argument: leaves; objects and pages down to two object levels
+ * below the root's list (the list's elements are level 1), leaves only at level 2.
+ */
+function selection(type: unknown, level: number): string {
+  if (!isObjectType(type)) return '__typename';
+  const parts: string[] = [];
+  for (const field of Object.values(type.getFields())) {
+    if (requiredArgs(field).length > 0) continue;
+    if (isLeaf(field)) {
+      parts.push(field.name);
+      continue;
+    }
+    if (level >= 2) continue;
+    const target = getNamedType(field.type);
+    const args = argsOf(field, NESTED_PAGE);
+    if (isPaged(target)) parts.push(`${field.name}${args} { ${pageSelection(target, level + 1)} }`);
+    else parts.push(`${field.name}${args} { ${selection(target, level + 1)} }`);
+  }
+  return parts.length > 0 ? parts.join(' ') : '__typename';
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main() {
+  const scaleUrl = process.env.BENCH_SCALE_DATABASE_URL;
+  let close: () => Promise<void>;
+  let graphql: string;
+  let token: string;
+  if (scaleUrl) {
+    // One data directory per scaled database, kept between runs: the SSO seals its signing keys
+    // in the database with a key kept there, so a new directory could not open them.
+    const dir = join(
+      tmpdir(),
+      `fleetgraph-scale-${createHash('sha1').update(scaleUrl).digest('hex').slice(0, 12)}`,
+    );
+    mkdirSync(dir, { recursive: true });
+    const ports: Record<string, number> = {};
+    for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
+      ports[name] = await freePort();
+    const platform = await startPlatform({
+      env: { DATABASE_URL: scaleUrl, LOG_LEVEL: 'silent', ...LIMITS },
+      dataDir: dir,
+      ports,
+      seed: false,
+    });
+    graphql = platform.urls.graphql;
+    token = await login(platform.urls.sso);
+    close = () => platform.close();
+  } else {
+    const bench = await startBenchPlatform(LIMITS);
+    graphql = bench.platform.urls.graphql;
+    token = bench.token;
+    close = () => bench.close();
+  }
+  try {
+    const introspection = await postGraphQL(graphql, getIntrospectionQuery(), { token });
+    if (introspection.errors) throw new Error(JSON.stringify(introspection.errors));
+    const schema = buildClientSchema(introspection.data as unknown as IntrospectionQuery);
+    // Every root needing no argument: pages (first page), objects (two levels deep) and leaves;
+    // but `cache`, which turns the gateway's per-login response cache on: every answer is measured
+    // uncached (it is turned off first, in case an earlier run left it on).
+    const off = await postGraphQL(graphql, '{ cache(scope: NONE) { ttl } }', { token });
+    if (off.errors) throw new Error(JSON.stringify(off.errors));
+    const roots = Object.values(schema.getQueryType()!.getFields()).filter(
+      (f) =>
+        requiredArgs(f).length === 0 &&
+        !f.name.startsWith('_') &&
+        f.name !== 'cache' &&
+        (!ONLY || ONLY.includes(f.name)),
+    );
+    const skipped = Object.values(schema.getQueryType()!.getFields())
+      .filter((f) => !roots.includes(f))
+      .map((f) => f.name);
+    console.log(`${roots.length} roots; needing arguments: ${skipped.join(', ')}`);
+
+    const rows: Array<{ name: string; p50: number; p95: number; max: number; error?: string }> = [];
+    const singles: Array<{ name: string; ms: number }> = [];
+    for (const root of roots) {
+      const type = getNamedType(root.type);
+      const document = isPaged(type)
+        ? `{ ${root.name}${argsOf(root, PAGE)} { ${pageSelection(type, 1)} } }`
+        : isObjectType(type)
+          ? `{ ${root.name} { ${selection(type, 1)} } }`
+          : `{ ${root.name} }`;
+      const times: number[] = [];
+      let error: string | undefined;
+      for (let i = 0; i < WARMUP + N && !error; i++) {
+        const start = performance.now();
+        const res = await postGraphQL(graphql, document, { token });
+        const ms = performance.now() - start;
+        if (res.errors) error = JSON.stringify(res.errors).slice(0, 300);
+        else if (i >= WARMUP) {
+          times.push(ms);
+          singles.push({ name: root.name, ms });
+        }
+      }
+      times.sort((a, b) => a - b);
+      const row = error
+        ? { name: root.name, p50: NaN, p95: NaN, max: NaN, error }
+        : { name: root.name, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1)! };
+      rows.push(row);
+      console.log(
+        `${root.name.padEnd(40)} ${error ? `ERROR ${error}` : `p50 ${row.p50.toFixed(1).padStart(8)} ms  p95 ${row.p95.toFixed(1).padStart(8)} ms  max ${row.max.toFixed(1).padStart(8)} ms`}`,
+      );
+    }
+    singles.sort((a, b) => b.ms - a.ms);
+    const slowest = singles.slice(0, 10);
+    console.log('slowest ten answers:');
+    for (const s of slowest) console.log(`  ${s.name.padEnd(40)} ${s.ms.toFixed(1)} ms`);
+
+    const pageStats = async (document: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < WARMUP + EXTENSION_N; i++) {
+        const start = performance.now();
+        const res = await postGraphQL(graphql, document, { token });
+        if (res.errors) throw new Error(JSON.stringify(res.errors));
+        if (i >= WARMUP) times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      return { p50: percentile(times, 50), p95: percentile(times, 95) };
+    };
+    const bare = await pageStats(BARE_PAGE);
+    const extended = await pageStats(EXTENSION_PAGE);
+    const ratio = extended.p50 / bare.p50;
+    console.log(
+      `Vehicle extensions, 20 vehicles: p50 ${extended.p50.toFixed(1)} ms (p95 ${extended.p95.toFixed(1)}) against ` +
+        `plate only ${bare.p50.toFixed(1)} ms (p95 ${bare.p95.toFixed(1)}): ${ratio.toFixed(2)}x`,
+    );
+
+    const fmt = (v: number) => (Number.isNaN(v) ? '' : v.toFixed(1));
+    const body = [
+      `Database: ${scaleUrl ? 'BENCH_SCALE_DATABASE_URL (a seeded `--scale` database)' : 'throwaway, scale-1 demo data'}; ` +
+        `${roots.length} roots without required arguments, first page ${PAGE}, nested pages ${NESTED_PAGE}, count ${COUNT ? 'selected' : 'not selected'}; ` +
+        `${N} requests per root after ${WARMUP} unmeasured, one client, through the gateway, as the demo account.`,
+      '',
+      '| root | p50 ms | p95 ms | max ms | error |',
+      '| --- | ---: | ---: | ---: | --- |',
+      ...rows.map((r) => `| ${r.name} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.max)} | ${r.error ?? ''} |`),
+      '',
+      'Slowest ten answers:',
+      '',
+      ...slowest.map((s) => `- ${s.name}: ${s.ms.toFixed(1)} ms`),
+      '',
+      `Vehicle extensions (${EXTENSION_N} requests each): \`${EXTENSION_PAGE.replace(/\s+/g, ' ')}\` p50 ${extended.p50.toFixed(1)} ms, ` +
+        `p95 ${extended.p95.toFixed(1)} ms; \`${BARE_PAGE}\` p50 ${bare.p50.toFixed(1)} ms, p95 ${bare.p95.toFixed(1)} ms; ratio of p50s **${ratio.toFixed(2)}x**.`,
+    ].join('\n');
+    const env = Object.entries(process.env)
+      .filter(([k]) => k.startsWith('BENCH_') && k !== 'BENCH_SCALE_DATABASE_URL')
+      .map(([k, v]) => `${k}=${v} `)
+      .join('');
+    const file = writeResult(
+      'scale',
+      `${scaleUrl ? 'BENCH_SCALE_DATABASE_URL=<seeded db> ' : ''}${env}npx tsx tools/bench/src/scale.ts`,
+      body,
+    );
+    console.log(`results: ${file}`);
+  } finally {
+    await close();
+  }
+}
+
+await main();
