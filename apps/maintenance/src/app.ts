@@ -14,8 +14,9 @@ import type { MaintenanceConfig } from './config';
 import { createLoaders, type MaintenanceLoaders } from './loaders';
 import { refreshUpcoming } from './data/upcoming-store';
 import { resolvers } from './resolvers/index';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 
 export async function buildApp(
   config: MaintenanceConfig & { databaseUrl: string },

@@ -50,7 +50,6 @@ const historyRelation: RelationSpec = {
   name: 'Vehicle.maintenanceHistory',
   parentType: 'uuid',
   child: historySpec,
-  rules: { defaultSize: 20, maxSize: 100 },
   children: (k, v) =>
     k('maintenance.history as h')
       .whereRaw('h.vehicle_id = p.parent_id')

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 import { loadMaintenanceConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'maintenance',
@@ -12,7 +13,7 @@ export default defineSubgraph({
   dbSchema: MAINTENANCE_SCHEMA,
   migrations,
   dependsOn: ['fleet-core'],
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   loadConfig: loadMaintenanceConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   demoData: {

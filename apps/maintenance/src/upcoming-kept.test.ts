@@ -116,15 +116,7 @@ async function oracle(user: { uid: string }, now: Date, args: Args) {
   const items = (await loaders.computeUpcoming({ groupIds: args.groupIds ?? null }, wanted)).filter(
     (i) => args.minCriticality == null || (i.criticality?.criticality ?? 0) >= args.minCriticality,
   );
-  const page = pageOfItems(
-    codec,
-    'o',
-    items,
-    args.sort,
-    { pageSize: 100_000 },
-    { defaultSize: 1, maxSize: 100_000 },
-    {},
-  );
+  const page = pageOfItems(codec, 'o', items, args.sort, { pageSize: 100_000 }, {});
   return { list: page.list.map(SHOWN), count: items.length };
 }
 

@@ -5,7 +5,6 @@ import type { UpcomingItem } from '../domain/upcoming';
 import { pageOfItems, smallest, sortKey, type UpcomingSort } from './upcoming-page';
 
 const codec = new CursorCodec('upcoming-page-test-secret');
-const RULES = { defaultSize: 50, maxSize: 500 };
 
 /** Items in index order; `tie` items share every sort value, and ids run against the index order. */
 function items(count: number, tie: (i: number) => boolean): UpcomingItem[] {
@@ -34,7 +33,7 @@ for (const sort of ['URGENCY', 'DATE_DEADLINE', 'REMAINING_DISTANCE'] as const) 
     const seen: string[] = [];
     let pageId: string | null = null;
     do {
-      const page = pageOfItems(codec, 'test', list, sort, { pageSize: 3, pageId }, RULES, {});
+      const page = pageOfItems(codec, 'test', list, sort, { pageSize: 3, pageId }, {});
       seen.push(...page.list.map((item) => item.id));
       pageId = page.next;
       assert.ok(seen.length <= 20, 'the pages end (a cursor never leads back)');

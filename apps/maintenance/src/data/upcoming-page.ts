@@ -13,7 +13,6 @@ import {
   type CursorCodec,
   type Page,
   type PageArgs,
-  type PageRules,
 } from '@fleetgraph/paging';
 import type { UpcomingItem } from '../domain/upcoming';
 
@@ -124,12 +123,11 @@ export function pageOfItems(
   items: UpcomingItem[],
   sort: UpcomingSort,
   args: PageArgs,
-  rules: PageRules,
   filters: Record<string, unknown>,
   /** `count` when `items` is not the whole list (a walk's candidates): else items.length */
   count?: Page<UpcomingItem>['count'],
 ): Page<UpcomingItem> {
-  const request = pageRequest(codec, args, rules, fingerprint(name, { ...filters, sort }));
+  const request = pageRequest(codec, args, undefined, fingerprint(name, { ...filters, sort }));
   const after = request.after;
   const rest = smallest(
     items,
