@@ -49,7 +49,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 \
     DATABASE_MIGRATIONS=wait
 # The services' Node.js flags (libs/service-kit/src/node-flags.ts: SERVICE_NODE_FLAGS).
 ENV NODE_OPTIONS=--max-semi-space-size=64
-RUN mkdir -p /var/lib/fleetgraph && chown node:node /var/lib/fleetgraph
+RUN mkdir -p /var/lib/fleetgraph/files && chown -R node:node /var/lib/fleetgraph
 COPY --from=build /runtime/ ./
 USER node
 # node is PID 1: every service closes in order on SIGTERM (libs/service-kit shutdown.ts).

@@ -27,7 +27,12 @@ export async function up(options: { build?: boolean } = {}): Promise<number> {
   const started = Date.now();
   await compose(['up', '-d', '--remove-orphans']);
   const waited = await waitForQuery(300_000, log);
-  console.log(banner({ urls, embeddedDatabase: false }));
+  console.log(
+    banner({ urls, embeddedDatabase: false }).replace(
+      'Ctrl-C stops everything; data is kept for the next start.',
+      '`npm run containers -- down` stops everything; data is kept in volumes for the next up.',
+    ),
+  );
   log(
     `a query answered through the balancer ${((Date.now() - started) / 1000).toFixed(1)} s after up (${waited} ms of waiting)`,
   );

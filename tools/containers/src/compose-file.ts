@@ -20,6 +20,12 @@ export const GATEWAY_PORT = 4000;
 export const SSO_PORT = 4100;
 export const HAPROXY_STATS_PORT = 8404;
 export const PLATFORM_IMAGE = 'fleetgraph/platform';
+/**
+ * Files a subgraph keeps outside PostgreSQL (dvir's attachments) are shared by its replicas and
+ * the demo data job: one volume, a folder per subgraph (`<PREFIX>_FILES_DIR`). The folder exists
+ * in the image, owned by its user, so the volume starts writable.
+ */
+export const FILES_ROOT = '/var/lib/fleetgraph/files';
 
 type Manifest = Pick<SubgraphManifest<any>, 'name' | 'port' | 'envPrefix' | 'secrets'>;
 
@@ -85,6 +91,14 @@ const healthcheck = (port: number) => ({
   timeout: '3s',
   retries: 3,
   start_period: '60s',
+});
+
+const filesDir = (m: Manifest) => ({ [`${m.envPrefix}_FILES_DIR`]: `${FILES_ROOT}/${m.name}` });
+
+/** What a subgraph's code reads at start: its secrets and the folder of its files. */
+const subgraphEnv = (m: Manifest) => ({
+  ...filesDir(m),
+  ...Object.fromEntries(Object.keys(m.secrets ?? {}).map((name) => [name, ref(name)])),
 });
 
 function appService(app: string, entry: string, port: number, env: Record<string, string>) {
@@ -165,7 +179,11 @@ export function renderCompose(manifests: Manifest[]): string {
       command: ['node', 'dist/prepare/main.js'],
       restart: 'no',
       environment: {
-        NODE_ENV: 'production',
+        // The demo data is written through each subgraph's own code, which reads its environment.
+        ...sharedEnv('prepare'),
+        ...Object.assign({}, ...manifests.map(subgraphEnv)),
+        DATABASE_MIGRATIONS: 'run',
+        DATABASE_READ_URL: `postgres://postgres:${ref('POSTGRES_PASSWORD')}@postgres:5432/postgres`,
         DATABASE_URL: `postgres://postgres:${ref('POSTGRES_PASSWORD')}@postgres:5432/postgres`,
         DATABASE_ROLES: 'per-app',
         SSO_KEY_ENCRYPTION_KEY: ref('SSO_KEY_ENCRYPTION_KEY'),
@@ -179,6 +197,7 @@ export function renderCompose(manifests: Manifest[]): string {
           ]),
         ),
       },
+      volumes: [`files:${FILES_ROOT}`],
       depends_on: { postgres: { condition: 'service_healthy' } },
     },
   };
@@ -192,10 +211,10 @@ export function renderCompose(manifests: Manifest[]): string {
   }
   for (const m of manifests)
     for (let i = 1; i <= REPLICAS; i++)
-      services[instanceName(m.name, i)] = appService(m.name, m.name, m.port, {
-        [`${m.envPrefix}_PORT`]: String(m.port),
-        ...Object.fromEntries(Object.keys(m.secrets ?? {}).map((name) => [name, ref(name)])),
-      });
+      services[instanceName(m.name, i)] = {
+        ...appService(m.name, m.name, m.port, { [`${m.envPrefix}_PORT`]: String(m.port), ...subgraphEnv(m) }),
+        volumes: [`files:${FILES_ROOT}`],
+      };
   for (let i = 1; i <= REPLICAS; i++)
     services[instanceName('gateway', i)] = appService('gateway', 'gateway', GATEWAY_PORT, {
       GATEWAY_PORT: String(GATEWAY_PORT),
@@ -227,8 +246,8 @@ export function renderCompose(manifests: Manifest[]): string {
     '',
   ].join('\n');
   return `${header}${dump(
-    { version: '2.4', services, volumes: { pgdata: {}, pgstandby: {} } },
-    { lineWidth: 120, noRefs: true },
+    { version: '2.4', services, volumes: { pgdata: {}, pgstandby: {}, files: {} } },
+    { lineWidth: -1, noRefs: true },
   )}`;
 }
 
