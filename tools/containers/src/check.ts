@@ -23,7 +23,7 @@ interface Outcome {
   detail: string;
 }
 
-const VEHICLES_PAGE = `query Walk($pageId: ID) { vehicles(pageSize: 7, pageId: $pageId) { list { id } next } }`;
+const VEHICLES_PAGE = `query Walk($pageId: ID) { devices(pageSize: 7, pageId: $pageId) { list { id } next } }`;
 const CHEAP_QUERY = '{ account { id } }';
 
 /** HAProxy's per-server total of sessions (`stot`), by backend and server. */
@@ -112,10 +112,10 @@ async function checkCursorWalk(token: string): Promise<Outcome> {
         ok: false,
         detail: JSON.stringify(answer.body).slice(0, 300),
       };
-    const page = answer.body.data.vehicles as { list: { id: string }[]; next: string | null };
+    const page = answer.body.data.devices as { list: { id: string }[]; next: string | null };
     for (const { id } of page.list) {
       if (ids.has(id))
-        return { name: 'cursor walk across replicas', ok: false, detail: `vehicle ${id} seen twice` };
+        return { name: 'cursor walk across replicas', ok: false, detail: `device ${id} seen twice` };
       ids.add(id);
     }
     if (answer.instance) gateways.add(answer.instance);
@@ -130,7 +130,7 @@ async function checkCursorWalk(token: string): Promise<Outcome> {
   return {
     name: 'cursor walk across replicas',
     ok,
-    detail: `${pages} pages, ${ids.size} vehicles, no repeat; gateways ${[...gateways].join(', ')}; fleet-core replicas ${core.join(', ')}`,
+    detail: `${pages} pages, ${ids.size} devices, no repeat; gateways ${[...gateways].join(', ')}; fleet-core replicas ${core.join(', ')}`,
   };
 }
 
@@ -238,34 +238,42 @@ function traffic(
   let stop = false;
   let sent = 0;
   let failed = 0;
-  const failures: number[] = [];
-  const one = async (): Promise<boolean> => {
+  const failures: string[] = [];
+  /** undefined when answered, else what went wrong */
+  const one = async (): Promise<string | undefined> => {
     try {
       if (kind === 'gateway') {
         const a = await graphql(token, CHEAP_QUERY);
-        return a.status === 200 && !a.body.errors;
+        return a.status === 200 && !a.body.errors
+          ? undefined
+          : `${a.status} ${a.body.errors?.[0]?.extensions?.code ?? a.body.errors?.[0]?.message.slice(0, 60) ?? ''}`;
       }
-      if (kind === 'sso') {
-        const r = await fetch(`${urls.sso}/.well-known/jwks.json`, { signal: AbortSignal.timeout(5000) });
-        return r.ok;
-      }
-      const r = await fetch(`http://127.0.0.1:${kind.port}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [GATEWAY_SECRET_HEADER]: kind.secret },
-        body: JSON.stringify({ query: '{ _service { sdl } }' }),
-        signal: AbortSignal.timeout(5000),
-      });
-      return r.ok;
-    } catch {
-      return false;
+      const r =
+        kind === 'sso'
+          ? await fetch(`${urls.sso}/.well-known/jwks.json`, { signal: AbortSignal.timeout(5000) })
+          : await fetch(`http://127.0.0.1:${kind.port}/graphql`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${token}`,
+                [GATEWAY_SECRET_HEADER]: kind.secret,
+              },
+              body: JSON.stringify({ query: '{ _service { sdl } }' }),
+              signal: AbortSignal.timeout(5000),
+            });
+      await r.arrayBuffer();
+      return r.ok ? undefined : `HTTP ${r.status}`;
+    } catch (error) {
+      return (error as Error).message;
     }
   };
   const loop = (async () => {
     while (!stop) {
       sent++;
-      if (!(await one())) {
+      const failure = await one();
+      if (failure) {
         failed++;
-        failures.push(Date.now());
+        failures.push(failure);
       }
       // ~8 requests a second from this loop, under the default 600 a minute per user
       await delay(kind === 'gateway' ? 120 : 40);
@@ -311,29 +319,33 @@ interface KillFigure {
   startMs: number;
   /** kill to the balancer sending to it again */
   recoveryMs: number;
+  /** what the failed requests got */
+  failures: string[];
 }
 
-export async function runChecks(): Promise<boolean> {
+/** `reuse`: checks the platform already running (no build, no fresh start), when iterating. */
+export async function runChecks(options: { reuse?: boolean } = {}): Promise<boolean> {
   const t0 = Date.now();
   const outcomes: Outcome[] = [];
   const figures: string[] = [];
-  log('building images (base images are kept when present)');
-  const buildStarted = Date.now();
-  await build();
-  const buildSeconds = (Date.now() - buildStarted) / 1000;
+  if (!options.reuse) {
+    log('building images (base images are kept when present)');
+    const buildStarted = Date.now();
+    await build();
+    figures.push(
+      `- build (base images kept when present): ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`,
+    );
+    log('starting from empty volumes');
+    await compose(['down', '--volumes', '--remove-orphans'], { quiet: true });
+    const upMs = await up();
+    figures.push(
+      `- up from empty volumes (migrations and demo data included) to a query answered through the balancer: ${(upMs / 1000).toFixed(1)} s`,
+    );
+  }
   const imageBytes = Number(
     execFileSync('docker', ['image', 'inspect', '-f', '{{.Size}}', 'fleetgraph/platform']).toString(),
   );
-  figures.push(
-    `- image fleetgraph/platform: ${(imageBytes / 1e6).toFixed(0)} MB; build ${buildSeconds.toFixed(0)} s`,
-  );
-
-  log('starting from empty volumes');
-  await compose(['down', '--volumes', '--remove-orphans'], { quiet: true });
-  const upMs = await up();
-  figures.push(
-    `- up (empty volumes, migrations + demo data) to a query answered through the balancer: ${(upMs / 1000).toFixed(1)} s`,
-  );
+  figures.push(`- image fleetgraph/platform: ${(imageBytes / 1e6).toFixed(0)} MB`);
 
   const manifests = await loadSubgraphManifests();
   const secrets = await ensureSecrets();
@@ -392,19 +404,26 @@ export async function runChecks(): Promise<boolean> {
     await waitBalancerUp(service.name, victim, 30_000);
     const recoveryMs = Date.now() - killedAt;
     await delay(1000);
-    const { sent, failed } = await load.end();
-    kills.push({ service: service.name, sent, failed, startMs, recoveryMs });
+    const { sent, failed, failures } = await load.end();
+    kills.push({
+      service: service.name,
+      sent,
+      failed,
+      startMs,
+      recoveryMs,
+      failures: [...new Set(failures)],
+    });
     log(
       `kill ${victim}: ${failed}/${sent} requests failed; started again in ${startMs} ms; back in the balancer ${recoveryMs} ms after the kill`,
     );
   }
   figures.push(
     '',
-    '| killed replica | requests | failed | start (container start to /healthz) | back in the balancer after the kill |',
+    '| killed replica | requests | failed (what they got) | start (container start to /healthz) | back in the balancer after the kill (3 s down on purpose) |',
     '|---|---|---|---|---|',
     ...kills.map(
       (k) =>
-        `| ${instanceName(k.service, 1)} | ${k.sent} | ${k.failed} | ${(k.startMs / 1000).toFixed(1)} s | ${(k.recoveryMs / 1000).toFixed(1)} s (3 s of it down on purpose) |`,
+        `| ${instanceName(k.service, 1)} | ${k.sent} | ${k.failed}${k.failures.length ? ` (${k.failures.join('; ')})` : ''} | ${(k.startMs / 1000).toFixed(1)} s | ${(k.recoveryMs / 1000).toFixed(1)} s |`,
     ),
   );
 
@@ -437,22 +456,22 @@ export async function runChecks(): Promise<boolean> {
   // Everything restarted: the data is kept in the volumes.
   {
     const { access_token } = await signIn();
-    const countBefore = await countVehicles(access_token);
+    const countBefore = await countDevices(access_token);
     const restartStarted = Date.now();
     await compose(['stop'], { quiet: true });
     const restartMs = await up();
     const { access_token: again } = await signIn();
-    const countAfter = await countVehicles(again);
+    const countAfter = await countDevices(again);
     const ok = countBefore > 0 && countAfter === countBefore;
     outcomes.push({
       name: 'restart everything: data kept',
       ok,
-      detail: `${countBefore} vehicles before, ${countAfter} after; answering again ${((Date.now() - restartStarted) / 1000).toFixed(1)} s after the stop`,
+      detail: `${countBefore} devices before, ${countAfter} after; answering again ${((Date.now() - restartStarted) / 1000).toFixed(1)} s after the stop`,
     });
     figures.push(
       `- full stop and up again (data kept): a query answered ${(restartMs / 1000).toFixed(1)} s after up`,
     );
-    log(`restart: ${countBefore} -> ${countAfter} vehicles`);
+    log(`restart: ${countBefore} -> ${countAfter} devices`);
   }
 
   const body = [
@@ -472,7 +491,7 @@ export async function runChecks(): Promise<boolean> {
   return outcomes.every((o) => o.ok);
 }
 
-async function countVehicles(token: string): Promise<number> {
+async function countDevices(token: string): Promise<number> {
   let pageId: string | null = null;
   let n = 0;
   do {
@@ -483,8 +502,8 @@ async function countVehicles(token: string): Promise<number> {
     );
     if (answer.status !== 200 || answer.body.errors)
       throw new Error(JSON.stringify(answer.body).slice(0, 200));
-    n += answer.body.data.vehicles.list.length;
-    pageId = answer.body.data.vehicles.next;
+    n += answer.body.data.devices.list.length;
+    pageId = answer.body.data.devices.next;
   } while (pageId);
   return n;
 }

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       return;
     case 'test': {
       const { runChecks } = await import('./check');
-      process.exitCode = (await runChecks()) ? 0 : 1;
+      process.exitCode = (await runChecks({ reuse: rest.includes('--reuse') })) ? 0 : 1;
       return;
     }
     default:
