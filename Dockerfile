@@ -2,11 +2,14 @@
 # packages only. The container's command picks the service:
 #   node dist/<app>/main.js   (gateway, sso, each subgraph: fleet-core, dvir, ...; prepare)
 # The base is a build argument: the official image on a normal machine, the locally made one
-# where no image registry is reachable (tools/containers/build-images.sh passes fleetgraph/node).
+# where no image registry is reachable (tools/containers/build-images.sh passes fleetgraph/node,
+# and fleetgraph/node-build for the build stage).
 ARG BASE_IMAGE=node:20-bookworm-slim
+# The build stage's base: the same image by default; here, the local one with Node's headers.
+ARG BUILD_IMAGE=${BASE_IMAGE}
 
 # The workspace's package.json files alone: the install below is redone only when one changes.
-FROM ${BASE_IMAGE} AS manifests
+FROM ${BUILD_IMAGE} AS manifests
 WORKDIR /src
 COPY apps apps
 COPY libs libs
@@ -16,7 +19,7 @@ RUN mkdir /manifests && find apps libs tools -name package.json ! -path '*/node_
 
 # The workspace with every dependency: bundles the services (tools/containers/src/bundle.ts).
 # docker-compose.yml (one instance of each service, run from TypeScript) targets this stage.
-FROM ${BASE_IMAGE} AS build
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /app
 # A native addon without a prebuilt binary for this platform compiles (better-sqlite3 under corgi).
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \

