@@ -77,6 +77,29 @@ export default tseslint.config(
     },
   },
   {
+    // The engine wall: Apollo's internals are reached from apps/gateway/src/engine only, and the
+    // engine from the rest of the gateway through its index.
+    files: ['apps/gateway/src/**/*.ts'],
+    ignores: ['apps/gateway/src/engine/**', '**/*.test.ts', '**/*test-support.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@apollo/*/dist/*'],
+              message: "Apollo's internals: port them in apps/gateway/src/engine",
+            },
+            {
+              group: ['**/engine/*', '!**/engine/index'],
+              message: 'import the engine through apps/gateway/src/engine/index.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // CommonJS shims Nx loads with require() (the generator's entry point).
     files: ['**/*.cjs'],
     languageOptions: {

@@ -2,19 +2,18 @@
  * dvir: driver vehicle inspection reports, defects and their files. buildApp returns the Fastify
  * instance (GraphQL at /graphql, signed file downloads at /files/:id); main.ts only runs it.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
 import { ListScopeCache } from '@fleetgraph/visibility';
 import { DVIR_SCHEMA, migrations } from '../migrations/index';
 import type { DvirConfig } from './config';
-import { fileServiceFor } from './files/index';
+import { fileServiceFor } from './data/files/index';
 import { createLoaders, type DvirLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 
 export async function buildApp(
   config: DvirConfig & { databaseUrl: string },

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { resolve, sep } from 'node:path';
 import { dataDir, envField, parseEnv, secretsDir, z } from '@fleetgraph/service-kit';
 import { loadSubgraphConfig, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
-import type { DownloadLimits } from './files/service';
-import type { S3Settings } from './files/storage';
-import { defaultLocalRoot } from './files/storage';
+import type { DownloadLimits } from './data/files/service';
+import type { S3Settings } from './data/files/storage';
+import { defaultLocalRoot } from './data/files/storage';
 
 export interface DvirConfig extends SubgraphConfig {
   /** Base URL of this service as clients reach it, for signed file URLs (DVIR_PUBLIC_URL). */

@@ -4,7 +4,7 @@ import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph
 import { scratchDir } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { seedDvirDemo, dvirSeeded } from './demo/seed';
-import { fileServiceFor } from './files/index';
+import { fileServiceFor } from './data/files/index';
 import { loadDvirConfig } from './config';
 
 let h: SubgraphHarness;

@@ -9,10 +9,10 @@ import { runInNewContext } from 'node:vm';
 import S3rver from 's3rver';
 import { scratchDir } from '@fleetgraph/testing';
 import { D, fixtureImages, startDvirHarness, type DvirHarness } from './testing/fixture';
-import { sniffContentType } from './files/sniff';
-import { localStorage, s3Storage } from './files/storage';
-import { UrlSigner } from './files/signing';
-import { fileServiceFor } from './files/index';
+import { sniffContentType } from './data/files/sniff';
+import { localStorage, s3Storage } from './data/files/storage';
+import { UrlSigner } from './data/files/signing';
+import { fileServiceFor } from './data/files/index';
 
 const ok = (res: any) => {
   assert.equal(res.errors, undefined, JSON.stringify(res.errors));

@@ -316,3 +316,78 @@ test('malformed JSON and shapes are reported by path', async () => {
   const broken = await importReportsFile(h.knex, path, { log: () => {}, now: new Date() }, h.config);
   assert.equal(broken.ok, false);
 });
+
+test('a report names its vehicle by id, VIN or plate, as every importer does; an unknown one is a problem by path', async () => {
+  const [vehicle] = await h
+    .knex('fleet_contract.vehicles_v1')
+    .where('id', F.vehicles.depot[1])
+    .select('vin', 'plate');
+  assert.ok(vehicle?.vin && vehicle.plate, 'the fixture vehicle has a VIN and a plate');
+  const TR = '7e000000-0000-4000-8000-0000000000ac';
+  const own = (n: number) => `7f000000-0000-4000-8000-0000000009a${n}`;
+  const referencesTemplate = {
+    ...template,
+    id: TR,
+    groupId: F.groups.depot,
+    items: template.items.map((it, k) => ({ ...it, id: own(k + 1) })),
+  };
+  const report = (n: number, reference: Record<string, string>) => ({
+    id: `7a000000-0000-4000-8000-0000000000b${n}`,
+    ...reference,
+    templateId: TR,
+    templateVersion: 1,
+    inspectionType: 'PRE_TRIP',
+    workflowStatus: 'SUBMITTED',
+    startedAt: `2026-04-0${n}T06:00:00Z`,
+    completedAt: `2026-04-0${n}T06:10:00Z`,
+    answers: [
+      { itemId: own(1), result: 'OK' },
+      { itemId: own(2), result: 'OK', comment: 'Fine' },
+    ],
+  });
+  const unknown = await refusedImport(
+    write('references-unknown.json', {
+      templates: [referencesTemplate],
+      reports: [report(1, { vehicle: 'NO-SUCH-PLATE' })],
+    }),
+  );
+  assertProblems(unknown, [
+    /^\$\.reports\[0\]\.vehicle: no vehicle with the id, VIN or plate "NO-SUCH-PLATE"/,
+  ]);
+  const twice = await refusedImport(
+    write('references-twice.json', {
+      templates: [referencesTemplate],
+      reports: [report(2, { vehicle: vehicle.vin, vehicleId: F.vehicles.depot[1] })],
+    }),
+  );
+  assertProblems(twice, [/^\$\.reports\[0\]\.vehicle: name the vehicle once/]);
+  const spacedPlate = vehicle.plate.toLowerCase().replace(/[\s-]+/g, ' - ');
+  const out = await importReportsFile(
+    h.knex,
+    write('references.json', {
+      templates: [referencesTemplate],
+      reports: [
+        report(3, { vehicle: vehicle.vin.toLowerCase() }),
+        report(4, { vehicle: spacedPlate }),
+        report(5, { vehicle: F.vehicles.depot[1] }),
+      ],
+    }),
+    { log: () => {}, now: new Date('2026-04-10T00:00:00Z') },
+    h.config,
+  );
+  assert.equal(out.ok, true, JSON.stringify(out));
+  const stored = await h
+    .knex('dvir.inspection_reports')
+    .whereIn(
+      'id',
+      [3, 4, 5].map((n) => `7a000000-0000-4000-8000-0000000000b${n}`),
+    )
+    .pluck('vehicle_id');
+  assert.deepEqual(stored, [F.vehicles.depot[1], F.vehicles.depot[1], F.vehicles.depot[1]]);
+  // The same template again: its version and its item ids exist now, each a problem by path.
+  const again = await refusedImport(write('references-again.json', { templates: [referencesTemplate] }));
+  assertProblems(again, [
+    /^\$\.templates\[0\]\.version: template .* version 1 already exists/,
+    /^\$\.templates\[0\]\.items\[0\]\.id: an item .* already exists/,
+  ]);
+});

@@ -20,7 +20,7 @@ import { fleetVisibility, type ListScopeCache } from '@fleetgraph/visibility';
 import { relations, OPEN_STATUSES, type RelationName } from './data/relation-specs';
 import * as t from './data/tables';
 import { visibleTemplateIds, whereFleetRowVisible, whereTemplateVisible } from './data/visibility';
-import type { FileService } from './files/service';
+import type { FileService } from './data/files/service';
 
 export interface DvirServices {
   knex: Knex;

@@ -1,9 +1,8 @@
 /** dvir's manifest: driver vehicle inspection reports, defects and files; owns the `dvir` schema. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { DVIR_SCHEMA, migrations } from '../migrations/index';
 import { loadDvirConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'dvir',
@@ -11,7 +10,7 @@ export default defineSubgraph({
   envPrefix: 'DVIR',
   dbSchema: DVIR_SCHEMA,
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   dependsOn: ['fleet-core'],
   secrets: { DVIR_FILE_URL_SECRET: 'HMAC key of the signed file URLs dvir serves' },
   loadConfig: loadDvirConfig,

@@ -2,8 +2,6 @@
  * fleet-core: accounts, groups, devices, vehicles (and later drivers, trips, alerts...).
  * buildApp returns the Fastify instance; main.ts only reads config, listens and shuts down.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
@@ -11,8 +9,9 @@ import { ListScopeCache } from '@fleetgraph/visibility';
 import { FLEET_SCHEMA, migrations } from '../migrations/index';
 import { createLoaders, type FleetLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 export type BuildOptions = SubgraphBuildOptions;
 
 export async function buildApp(

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { injectGraphQL, startFaultProxy, type FaultProxy } from '@fleetgraph/testing';
 import manifest from './manifest';
 import { F } from './testing/fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
 let proxy: FaultProxy;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { allPages } from '@fleetgraph/testing';
 import { refreshGroupClosure, rootListScope, visibleDevices, visibleDrivers } from '@fleetgraph/visibility';
 import { F } from './testing/fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 const DEPOTS = 70;
 let h: Harness;

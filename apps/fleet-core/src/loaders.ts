@@ -6,7 +6,7 @@ import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { entityLoaderMakers } from './data/entities';
 import { summaryLoaderMakers } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
-import { serviceLoaders } from './services/loaders';
+import { serviceLoaders } from './data/services/loaders';
 
 export interface FleetServices {
   knex: Knex;

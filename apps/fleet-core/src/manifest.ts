@@ -3,12 +3,11 @@
  * domains. It owns the `fleet` schema and publishes the read-only `fleet_contract` views that
  * other subgraphs read (migrations/20261123_006_contract_v1.ts).
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { FLEET_SCHEMA, migrations } from '../migrations/index';
 import { CONTRACT_SCHEMA } from '../migrations/20261123_006_contract_v1';
 import { loadFleetCoreConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'fleet-core',
@@ -17,7 +16,7 @@ export default defineSubgraph({
   dbSchema: FLEET_SCHEMA,
   contracts: [CONTRACT_SCHEMA],
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   loadConfig: loadFleetCoreConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   /**

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { dataOf } from '@fleetgraph/testing';
 import { assertProjectionKeepsAnswers, type ProjectionCase } from '@fleetgraph/subgraph-kit/testing';
 import { F } from './testing/fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
 before(async () => {

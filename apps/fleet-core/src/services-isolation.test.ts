@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
 import { FT } from './testing/fixture-trips';
 import { S } from './testing/services-fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
 before(async () => {

@@ -6,10 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { F } from './testing/fixture';
 import { S } from './testing/services-fixture';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 import * as tables from './data/tables';
 import type { TableSpec } from './data/tables';
-import * as servicesTables from './services/tables';
+import * as servicesTables from './data/services/tables';
 import * as keysetTimesMs from '../migrations/20261122_005_keyset_times_ms';
 
 let h: Harness;

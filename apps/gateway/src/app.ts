@@ -12,12 +12,20 @@ import { createRevocationList, createTokenVerifier, type RevocationList } from '
 import { createServer, type ServerOptions } from '@fleetgraph/service-kit';
 import type { GatewayConfig } from './config';
 import { contextFactory, type GatewayContext } from './context';
-import { createSubgraphPools, ForwardingDataSource } from './data-source';
+import {
+  createSubgraphPools,
+  ForwardingDataSource,
+  createCacheFront,
+  engineGate,
+  expectPassThrough,
+  passThroughCheck,
+  installCompiledResultShaping,
+  jsonMediaTypeStatus,
+} from './engine';
 import { scopesPlugin } from './scopes/plugin';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/metrics';
 import { metricsPlugin, registerMetrics } from './observability/plugin';
 import { documentStore } from './resilience/caches';
-import { legacyJsonStatus } from './legacy-json-status';
 import { createResilientJwks } from './resilience/jwks';
 import { subgraphReadiness } from './resilience/readiness';
 import { createSupergraphSource } from './resilience/supergraph';
@@ -31,11 +39,8 @@ import { persistedQueries, type PersistedQueryStore } from './persisted-queries/
 import { withRateLimit } from './rate-limit/context';
 import { createRateLimiter } from './rate-limit/limiter';
 import { CACHE_SUBGRAPH, cacheSubgraph, responseCachePlugin } from './cache/plugin';
-import { createCacheFront } from './cache/front';
 import { memoizeSettings, memoryCacheStore, redisCacheStore, type CacheStore } from './cache/store';
 import { StoredJson, stringifyResult } from './cache/stored-json';
-import { expectPassThrough, passThroughCheck } from './result-shaping/pass-through';
-import { installCompiledResultShaping } from './result-shaping/install';
 import { registerCors } from './cors';
 import { createAdmission, type Admission } from './admission/admission';
 import { createCostBudget, type CostBudget } from './budget/budget';
@@ -56,7 +61,7 @@ export interface GatewayBuildOptions {
   onSubgraphCollapsed?: (subgraph: string) => void;
   /** Called when the gateway walks its schema for an introspection question it had no answer to. */
   onIntrospectionWalk?: () => void;
-  /** Called when a cache hit was answered before Apollo Server (cache/front.ts; tests count them). */
+  /** Called when a cache hit was answered before Apollo Server (engine/front-door.ts; tests count them). */
   onCacheFrontHit?: () => void;
   /**
    * Called when the Redis near cache's tracking turns on or off, and with the keys of each
@@ -140,7 +145,7 @@ function federatedGateway(
         supergraphSdl: supergraph.hook,
         experimental_approximateQueryPlanStoreMiB: config.queryPlanCacheMb,
         // A plan that is one fetch asking what the client asked lets its answer pass through, checked
-        // but not rebuilt (result-shaping/pass-through.ts); the compiled shaping is what sends it.
+        // but not rebuilt (engine/result-shaping/pass-through.ts); the compiled shaping is what sends it.
         ...(shapingInstalled
           ? {
               experimental_didResolveQueryPlan: ({ queryPlan, operationContext, requestContext }) => {
@@ -355,7 +360,7 @@ export async function buildApp(
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
-  // Observability and resilience (README "Operating the gateway"). The response cache reports
+  // Observability and resilience (docs/operations.md). The response cache reports
   // each lookup with metrics.cacheLookup('hit' | 'miss' | 'bypass').
   const metrics: GatewayMetrics = createGatewayMetrics({ maxOperations: config.metricsMaxOperations });
   if (config.metricsEnabled)
@@ -403,13 +408,14 @@ export async function buildApp(
     ...clock,
   });
   if (rateLimiter) app.addHook('onClose', async () => rateLimiter.close());
-  // Repeated cache hits answered before Apollo Server (cache/front.ts).
+  // Repeated cache hits answered before Apollo Server (engine/front-door.ts).
   const front = createCacheFront({
     store: queryCache,
     verifier,
     ...(rateLimiter ? { rateLimiter } : {}),
     onLookup: (result) => metrics.cacheLookup(result),
     ...(options.onCacheFrontHit ? { onHit: options.onCacheFrontHit } : {}),
+    enabled: engineGate().ported,
   });
   const budget = createCostBudget({
     userPerMinute: config.budget.userPerMinute,
@@ -450,7 +456,7 @@ export async function buildApp(
     onRequest: refuseContentEncoding,
     preHandler: [nestingPreHandler(config.limits), front.preHandler],
     errorHandler: refusedRequestHandler(config.maxBodyBytes),
-    onSend: [legacyJsonStatus, front.onSend],
+    onSend: [jsonMediaTypeStatus, front.onSend],
   });
   app.route({ url: '/graphql', method: ['PUT', 'DELETE', 'PATCH'], handler: methodNotAllowed });
   // GraphiQL at /explorer with SSO sign-in (explorer/plugin.ts).

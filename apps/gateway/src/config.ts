@@ -80,7 +80,7 @@ export interface GatewayConfig {
   /** Prefix of the revocation list's Redis keys (REVOCATION_PREFIX, default `fleetgraph:revoked:`; the SSO's). */
   revocationPrefix: string;
   /**
-   * Query limits (issue 5; libs/query-limits, the same variables as the subgraphs'): each refusal
+   * Query limits (libs/query-limits, the same variables as the subgraphs'): each refusal
    * is QUERY_TOO_COMPLEX with the rule, limit and measured value.
    */
   limits: QueryLimits;

@@ -4,16 +4,15 @@
  * names it; runSubgraph listens). The demo streets are loaded by the manifest's demoData hook,
  * never at start.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
-import { placeIndex } from './geo/places';
+import { placeIndex } from './domain/places';
 import { createLoaders, type GeoLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 export type BuildOptions = SubgraphBuildOptions;
 
 export async function buildApp(

@@ -5,11 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from '@fleetgraph/db';
-import { GeoJsonError, importStreets, parseStreetsGeoJson, segmentsOf } from './data/import';
+import { GeoJsonError, importStreets, parseStreetsGeoJson, segmentsOf } from './import/geojson';
 import { demoStreetsGeoJson } from './demo/streets';
-import { haversineMeters } from './geo/distance';
+import { haversineMeters } from './domain/distance';
 import manifest from './manifest';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 const sample = {
   type: 'FeatureCollection',

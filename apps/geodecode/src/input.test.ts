@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { buildASTSchema, isEnumType, isObjectType } from 'graphql';
 import { loadTypeDefs, readSdl } from '@fleetgraph/subgraph-kit';
 import { SCHEMA_DIR } from './app';
-import { GEODECODE_FIELDS, startHarness, VIEWER, type Harness } from './test-harness';
+import { GEODECODE_FIELDS, startHarness, VIEWER, type Harness } from './testing/harness';
 
 let h: Harness;
 before(async () => {

@@ -1,9 +1,8 @@
 /** geodecode's manifest: offline reverse geocoding; owns the `geo` schema. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
 import { loadGeodecodeConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'geodecode',
@@ -11,7 +10,7 @@ export default defineSubgraph({
   envPrefix: 'GEODECODE',
   dbSchema: GEO_SCHEMA,
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   loadConfig: loadGeodecodeConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
   /**
@@ -38,7 +37,7 @@ export default defineSubgraph({
       description:
         'streets and addresses from a GeoJSON FeatureCollection (OpenStreetMap tags); --replace=true empties the geo tables first',
       run: async (knex, file, context) =>
-        (await import('./importer')).importStreetsFile(knex, file, context.options),
+        (await import('./import/streets')).importStreetsFile(knex, file, context.options),
     },
   },
 });

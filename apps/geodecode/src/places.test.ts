@@ -1,7 +1,7 @@
 /** Real coordinates with known answers: capitals, small towns, sea, a border area, languages, IC. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
 before(async () => {

@@ -5,7 +5,7 @@ import type { Knex } from '@fleetgraph/db';
 import { seedStreets } from './demo/seed';
 import { demoStreetsGeoJson } from './demo/streets';
 import manifest from './manifest';
-import { seedDemoStreets, startHarness, type Harness } from './test-harness';
+import { seedDemoStreets, startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
 before(async () => {

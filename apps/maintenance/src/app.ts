@@ -29,7 +29,7 @@ export async function buildApp(
       resolvers,
       // Upcoming work reads fleet-core's contract through index nested loops; without table
       // statistics (autovacuum off, or right after a restore) the planner's estimates are large
-      // enough to JIT-compile them, ~150 ms per statement that never needs it.
+      // enough to JIT-compile them, which costs far more than the statement itself.
       databaseSettings: { jit: 'off' },
       createLoaders: (knex, user) => createLoaders({ knex, codec, clock: config.clock }, user),
     },

@@ -270,10 +270,10 @@ test('history importer: vehicles by id, VIN or plate; every problem by path, not
     }),
   );
   assert.deepEqual(!bad.ok && bad.problems, [
-    'history[1].vehicle: unknown vehicle "NO-SUCH-VAN" (expected an id, VIN or plate of this organization)',
+    'history[1].vehicle: no vehicle of this organization with the id, VIN or plate "NO-SUCH-VAN"',
     'history[1].mileage: expected a whole number of km (0 or more)',
     'history[1].date: expected an ISO 8601 date-time',
-    `history[2].vehicle: unknown vehicle "${F.vehicles.globex}" (expected an id, VIN or plate of this organization)`,
+    `history[2].vehicle: no vehicle of this organization with the id, VIN or plate "${F.vehicles.globex}"`,
     'history[2].template: unknown template "b7100000-0000-4000-8000-0000000000ff" (a global or this organization\'s template id)',
   ]);
   assert.equal(await count(), before);

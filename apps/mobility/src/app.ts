@@ -3,8 +3,6 @@
  * statistics, contributed to fleet-core's Device, Group and Driver. buildApp returns the Fastify
  * instance; main.ts only reads config, listens and shuts down.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
@@ -12,8 +10,9 @@ import { ListScopeCache } from '@fleetgraph/visibility';
 import { MOBILITY_SCHEMA, migrations } from '../migrations/index';
 import { createLoaders, type MobilityLoaders } from './loaders';
 import { resolvers } from './resolvers/index';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 
 export async function buildApp(
   config: SubgraphConfig & { databaseUrl: string },

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
-import { RULE_CODES } from './detection/rules';
+import { RULE_CODES } from './domain/detection/rules';
 import manifest from './manifest';
 import { loadDemoFleet } from './testing/demo-fleet';
 

@@ -19,13 +19,7 @@ import {
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
 import { statisticsLoader } from './data/statistics';
-import {
-  ANOMALY_SPEC,
-  PAGE_RULES,
-  TRANSACTION_SPEC,
-  type AnomalyRow,
-  type TransactionRow,
-} from './data/tables';
+import { ANOMALY_SPEC, TRANSACTION_SPEC, type AnomalyRow, type TransactionRow } from './data/tables';
 import { whereVisible } from './data/visibility';
 import { fleetVisibility, type ListScopeCache } from '@fleetgraph/visibility';
 
@@ -59,7 +53,6 @@ export const relations = {
     name: 'Device.mobilityTransactions',
     parentType: 'text',
     child: TRANSACTION_SPEC,
-    rules: PAGE_RULES.transactions,
     children: (knex) => knex(`${TRANSACTION_SPEC.table} as t`).whereRaw('t.device_id = p.parent_id'),
     filter: txWindow,
   },
@@ -67,7 +60,6 @@ export const relations = {
     name: 'Group.mobilityTransactions',
     parentType: 'uuid',
     child: TRANSACTION_SPEC,
-    rules: PAGE_RULES.transactions,
     children: (knex) => knex(`${TRANSACTION_SPEC.table} as t`).whereRaw(GROUP_SCOPE('t.group_id')),
     filter: txWindow,
   },
@@ -75,7 +67,6 @@ export const relations = {
     name: 'Driver.mobilityTransactions',
     parentType: 'uuid',
     child: TRANSACTION_SPEC,
-    rules: PAGE_RULES.transactions,
     children: (knex) => knex(`${TRANSACTION_SPEC.table} as t`).whereRaw('t.driver_id = p.parent_id'),
     filter: txWindow,
   },
@@ -83,7 +74,6 @@ export const relations = {
     name: 'Device.mobilityTransactionAnomalies',
     parentType: 'text',
     child: ANOMALY_SPEC,
-    rules: PAGE_RULES.anomalies,
     children: (knex) => knex(`${ANOMALY_SPEC.table} as a`).whereRaw('a.device_id = p.parent_id'),
     filter: anomalyWindow,
   },
@@ -91,7 +81,6 @@ export const relations = {
     name: 'Group.mobilityTransactionAnomalies',
     parentType: 'uuid',
     child: ANOMALY_SPEC,
-    rules: PAGE_RULES.anomalies,
     children: (knex) => knex(`${ANOMALY_SPEC.table} as a`).whereRaw(GROUP_SCOPE('a.group_id')),
     filter: anomalyWindow,
   },
@@ -99,7 +88,6 @@ export const relations = {
     name: 'Driver.mobilityTransactionAnomalies',
     parentType: 'uuid',
     child: ANOMALY_SPEC,
-    rules: PAGE_RULES.anomalies,
     children: (knex) => knex(`${ANOMALY_SPEC.table} as a`).whereRaw('a.driver_id = p.parent_id'),
     filter: anomalyWindow,
   },
@@ -107,7 +95,6 @@ export const relations = {
     name: 'MobilityTransaction.mobilityTransactionAnomalies',
     parentType: 'uuid',
     child: ANOMALY_SPEC,
-    rules: PAGE_RULES.transactionAnomalies,
     children: (knex) => knex(`${ANOMALY_SPEC.table} as a`).whereRaw('a.transaction_id = p.parent_id'),
     filter: anomalyWindow,
   },

@@ -1,9 +1,8 @@
 /** mobility's manifest: fuel and energy transactions and their anomalies; owns the `mobility` schema. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { MOBILITY_SCHEMA, migrations } from '../migrations/index';
 import { loadMobilityConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'mobility',
@@ -11,7 +10,7 @@ export default defineSubgraph({
   envPrefix: 'MOBILITY',
   dbSchema: MOBILITY_SCHEMA,
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   dependsOn: ['fleet-core'],
   loadConfig: loadMobilityConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
@@ -32,7 +31,7 @@ export default defineSubgraph({
     },
     positions: {
       description:
-        'late vehicle positions (CSV vehicleId,recordedAt,latitude,longitude); re-evaluates pending position checks',
+        'late vehicle positions (CSV vehicle,recordedAt,latitude,longitude; the vehicle by id, VIN or plate); re-evaluates pending position checks',
       run: async (knex, file, context) =>
         (await import('./import/positions')).importPositions(knex, file, context),
     },

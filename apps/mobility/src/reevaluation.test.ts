@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { scratchDir } from '@fleetgraph/testing';
-import { reviewAnomaly } from './detection/engine';
+import { reviewAnomaly } from './domain/detection/engine';
 import { addLatePositions, importPositions } from './import/positions';
 import manifest from './manifest';
 import { loadDataset, NOW } from './testing/dataset';
@@ -48,18 +48,21 @@ test('a transaction with no position near its time is pending, then passes when 
   assert.equal(refused.ok, false);
   assert.deepEqual(!refused.ok && refused.problems, [
     'line 2, latitude: must be between -90 and 90',
-    'line 3, vehicleId: no vehicle nope',
     'line 3, recordedAt: not an ISO 8601 date-time',
+    'line 3, vehicleId: no vehicle with the id, VIN or plate "nope"',
   ]);
   assert.equal(
     Number((await h.knex('mobility.late_positions').count('* as n'))[0]!.n),
     0,
     'nothing written on error',
   );
+  // The vehicle named by its plate, as every importer may name one.
+  const { plate } = await h.knex('fleet_contract.vehicles_v1').where('id', tx.vehicle_id).first('plate');
+  assert.ok(plate, 'the vehicle has a plate');
   const file = join(dir, 'positions.csv');
   await writeFile(
     file,
-    `vehicleId,recordedAt,latitude,longitude\n${tx.vehicle_id},2026-02-10T11:55:00Z,54.3205,10.1301\n`,
+    `vehicle,recordedAt,latitude,longitude\n${plate},2026-02-10T11:55:00Z,54.3205,10.1301\n`,
   );
   const outcome = await importPositions(h.knex, file, { now: LATER, options: {} });
   assert.equal(outcome.ok, true, JSON.stringify(outcome));

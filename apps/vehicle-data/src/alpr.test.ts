@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 import { GIF_BASE64, plateImage, rotatedPlateImage, sceneImage } from './testing/plate-images';
 
 const ALPR = `query ($picture: String!, $country: String!, $region: String, $year: Int) {
@@ -145,7 +145,7 @@ describe('alpr within bounds: picture size, time budget, queue, and the rest of 
     assert.match(res.errors![0]!.message, /6300×6300 pixels \(39\.7 megapixels\): at most 24 megapixels/);
   });
 
-  test('while pictures are read, decodeVin answers first; past the queue a picture is SUBGRAPH_BUSY', async () => {
+  test('while pictures are read, decodeVin does not wait behind them; past the queue a picture is SUBGRAPH_BUSY', async () => {
     const large = await sharp(await sceneImage('B-TS 3000E'))
       .resize({ width: 5600, height: 4200, fit: 'fill' })
       .jpeg()
@@ -161,7 +161,10 @@ describe('alpr within bounds: picture size, time budget, queue, and the rest of 
     order.push('decodeVin');
     assert.equal(vin.errors, undefined);
     const answers = await Promise.all(readings);
-    assert.deepEqual(order.slice(0, 2), ['busy', 'decodeVin'], order.join(', '));
+    // The refusal comes at once; decodeVin is answered before the queued reading (it never waits
+    // for the picture queue; on a loaded machine the reading in the thread may finish first).
+    assert.equal(order[0], 'busy', order.join(', '));
+    assert.ok(order.indexOf('decodeVin') < order.lastIndexOf('alpr'), order.join(', '));
     const read2 = answers.filter((res) => !res.errors);
     assert.equal(read2.length, 2, 'one reading in a thread, one waiting: both answered');
     for (const res of read2) assert.equal(res.data.alpr.plate.normalized, 'BTS3000E');

@@ -3,20 +3,19 @@
  * buildApp returns the Fastify instance (the manifest names it; runSubgraph listens). Demo rows are
  * written by the manifest's demoData hook, never at start.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';
 import { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';
 import type { VehicleDataConfig } from './config';
 import { resolvers } from './resolvers/index';
-import { createLoaders, type VehicleDataLoaders } from './services';
-import { PlateReader } from './alpr/reader';
-import { dtcCatalog } from './dtc/catalog';
-import { Vpic } from './vin/vpic';
+import { createLoaders, type VehicleDataLoaders } from './loaders';
+import { PlateReader } from './domain/alpr/reader';
+import { dtcCatalog } from './domain/dtc/catalog';
+import { Vpic } from './domain/vin/vpic';
+import { SCHEMA_DIR } from './paths';
 
-export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'schema');
+export { SCHEMA_DIR };
 
 export async function buildApp(
   config: Omit<VehicleDataConfig, 'databaseUrl'> & { databaseUrl: string },

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import manifest from './manifest';
-import { seedVehicleData } from './seed';
-import { startHarness, type Harness } from './test-harness';
+import { seedVehicleData } from './demo/seed';
+import { startHarness, type Harness } from './testing/harness';
 
 const VEHICLES = `query ($ids: [ID!], $makes: [String!], $models: [String!], $years: [Int!], $energyTypes: [CoverageEnergyTypeArg!],
   $regions: [CoverageRegionArg!], $powertrain: CoveragePowertrainArg, $vin: [String!], $parameters: [String!], $blacklisted: Boolean,

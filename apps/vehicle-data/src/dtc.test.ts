@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 const DECODE = `query ($vin: String!, $codes: [String]!, $protocol: DtcProtocol!, $region: DtcRegion!, $make: String, $language: Language, $oem: Boolean) {
   decodeDtcs(vin: $vin, codes: $codes, protocol: $protocol, region: $region, make: $make, language: $language, oem: $oem) {

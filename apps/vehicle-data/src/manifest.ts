@@ -3,11 +3,10 @@
  * `vehicle_data` schema and reads fleet facts (a device's vehicle, vehicles by plate, visibility)
  * only through fleet-core's published contract, hence `dependsOn: ['fleet-core']`.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';
 import { loadVehicleDataConfig } from './config';
+import { SCHEMA_DIR } from './paths';
 
 export default defineSubgraph({
   name: 'vehicle-data',
@@ -15,7 +14,7 @@ export default defineSubgraph({
   envPrefix: 'VEHICLE_DATA',
   dbSchema: VEHICLE_DATA_SCHEMA,
   migrations,
-  schemaDir: join(dirname(fileURLToPath(import.meta.url)), 'schema'),
+  schemaDir: SCHEMA_DIR,
   dependsOn: ['fleet-core'],
   loadConfig: loadVehicleDataConfig,
   buildApp: async (config, options) => (await import('./app')).buildApp(config, options),
@@ -25,9 +24,9 @@ export default defineSubgraph({
    * reads the fleet's own vehicles through the contract at query time).
    */
   demoData: {
-    isSeeded: async (knex) => (await import('./seed')).vehicleDataSeeded(knex),
+    isSeeded: async (knex) => (await import('./demo/seed')).vehicleDataSeeded(knex),
     seed: async (knex, context) => {
-      const counts = await (await import('./seed')).seedVehicleData(knex);
+      const counts = await (await import('./demo/seed')).seedVehicleData(knex);
       if (Object.keys(counts).length > 0) context.log(`vehicle-data: ${JSON.stringify(counts)}`);
       return { counts };
     },

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPlate } from './plate/formats';
-import { startHarness, type Harness } from './test-harness';
+import { checkPlate } from './domain/plate/formats';
+import { startHarness, type Harness } from './testing/harness';
 
 const DECODE = `query ($plate: String!, $country: String!) {
   decodePlate(plate: $plate, country: $country) {

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from './test-harness';
+import { startHarness, type Harness } from './testing/harness';
 
 const DECODE = `query ($vin: String!, $deviceId: ID, $region: String, $kba: ID, $kType: ID) {
   decodeVin(vin: $vin, deviceId: $deviceId, region: $region, kba: $kba, kType: $kType) {

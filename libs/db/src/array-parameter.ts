@@ -6,9 +6,9 @@
  * generic plan guesses 10 elements for an array parameter, while a custom plan knows the length:
  * a batch smaller than 10 (the owners of a page of devices, the one report of a detail view)
  * always looked cheaper to plan afresh, so such a statement was planned on every call. On
- * fleet-core's devices page the owners lookup (2 to 11 owners, visibility subqueries to plan)
- * spent 72 % of its PostgreSQL time planning (tools/bench/src/subgraph-engine.ts,
- * pg_stat_statements: 0.26-0.58 ms of planning per call against 0.05-0.15 ms of execution).
+ * fleet-core's devices page the owners lookup (a handful of owners, visibility subqueries to
+ * plan) spent most of its PostgreSQL time planning (pg_stat_statements shows planning and
+ * execution time apart).
  *
  * Read through a scalar subquery, the array is a run-time value for custom plans too: both plans
  * guess the same length and cost the same, so PostgreSQL keeps the generic one. The subquery is

@@ -11,6 +11,7 @@ test('network failures, shutdowns, timeouts and a full pool are the database bei
     withCode('08006'),
     withCode('57014', 'canceling statement due to statement timeout'),
     withCode('53300'),
+    withCode('40001', 'canceling statement due to conflict with recovery'),
     Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), {
       name: 'KnexTimeoutError',
     }),
@@ -31,6 +32,7 @@ test('bugs and bad statements are not', () => {
   for (const error of [
     withCode('42P01', 'relation does not exist'),
     withCode('23505'),
+    withCode('25006', 'cannot execute UPDATE in a read-only transaction'),
     new TypeError('x is undefined'),
     undefined,
   ])

@@ -13,8 +13,13 @@ const NETWORK_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-/** PostgreSQL SQLSTATEs: class 08 (connection), 57P01-57P05 (shutdown, crash, cannot connect now, idle), 53300 (too many connections), 57014 (statement timeout). */
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '57014']);
+/**
+ * PostgreSQL SQLSTATEs: class 08 (connection), 57P01-57P05 (shutdown, crash, cannot connect now,
+ * idle), 53300 (too many connections), 57014 (statement timeout), and 40001 / 40P01, which a hot
+ * standby raises when it cancels a read that conflicts with the recovery it replays: the same
+ * read succeeds when tried again.
+ */
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '57014', '40001', '40P01']);
 const MESSAGES = [
   /Connection terminated/i,
   /Timeout acquiring a connection/i,

@@ -3,8 +3,7 @@
  * run in a session of its own so that its owner stops it last (embedded-server.ts), on its own
  * port (never 5432, which a machine's own server may hold), with its data kept in a git-ignored
  * folder across restarts. The platform reaches it over a Unix socket in its cluster folder where
- * the OS allows one (a statement costs less than over loopback TCP: README "Running on your own
- * PostgreSQL and Redis" has the figures), else over TCP; TCP stays open on the port (loopback
+ * the OS allows one (a statement costs less than over loopback TCP), else over TCP; TCP stays open on the port (loopback
  * only) for psql and other tools either way. The superuser's password is random, kept in the data
  * folder's secrets folder (embedded-password.ts).
  */

@@ -41,3 +41,4 @@ export { memoizedJsonParser, repeatedJsonTypes, type RepeatedJsonOptions } from 
 export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './sql-template';
 export { arrayParameter, type ArrayElementType } from './array-parameter';
 export { isRequestAbandoned, knexFor, RequestAbandoned, signalOf } from './abandon';
+export { createDatabasePools, readsApplicationName, readUrlAs, type DatabasePools } from './read-pool';

@@ -90,8 +90,8 @@ export function prepareReads(knex: Knex, limit = DEFAULT_PREPARED_STATEMENT_LIMI
 
 /**
  * One statement on a connection, named when `name` is given. node-postgres copies a query config
- * object property by property (getOwnPropertyDescriptors, ~2.7 µs a statement here, 2 % of a
- * subgraph's CPU on its cheapest query); a Query built from the text takes no copy.
+ * object property by property (getOwnPropertyDescriptors), a visible share of a subgraph's CPU
+ * on its cheapest query; a Query built from the text takes no copy.
  */
 function submit(connection: pg.ClientBase, name: string | undefined, text: string, values: unknown[]) {
   return new Promise<pg.QueryResult>((resolve, reject) => {

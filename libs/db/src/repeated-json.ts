@@ -2,8 +2,8 @@
  * `json`/`jsonb` values that repeat across rows, parsed once per distinct text.
  * dvir copies an item's translation map (six languages of name and description, ~800 bytes) onto
  * every answer of a report, so a page of 50 reports parsed the same few dozen texts about 1,000
- * times per request: ~1.35 µs each plus the garbage of their objects, about 13 % of the request's
- * CPU (tools/bench/src/subgraph-engine.ts with BENCH_SUBGRAPH=dvir, profiled).
+ * times per request, plus the garbage of their objects: a large share of the request's CPU in a
+ * profile (tools/bench/src/subgraph-engine.ts with BENCH_SUBGRAPH=dvir).
  * With `repeatedJson` (KnexOptions) a service's connections read these columns through a bounded
  * memo keyed by the text. A value may thus be shared by many rows and requests, so it is deeply
  * frozen: code that would modify it throws instead of changing what other rows see. Texts longer

@@ -38,10 +38,16 @@ export interface Page<T> {
   count: (() => Promise<number | null>) | number | null;
 }
 
+/**
+ * The page a request asks for. A subgraph's paged field has its page size checked and its default
+ * filled in from its `@paged` declaration before its resolver runs (subgraph-kit paged-fields.ts),
+ * so `args.pageSize` (or the size a follow-up page's cursor carries) is what it gets; `rules`
+ * serves callers outside a schema (tools, tests), and a maximum given there is checked.
+ */
 export function pageRequest(
   codec: CursorCodec,
   args: PageArgs,
-  rules: PageRules,
+  rules: PageRules | undefined,
   fingerprint: Fingerprint,
 ): PageRequest {
   let cursor: Cursor | null = null;
@@ -54,11 +60,14 @@ export function pageRequest(
       );
     }
   }
-  const requested = args.pageSize ?? cursor?.s ?? rules.defaultSize;
-  if (!Number.isInteger(requested) || requested < 1 || requested > rules.maxSize) {
-    throw badInput(`pageSize must be between 1 and ${rules.maxSize} (got ${String(args.pageSize)}).`, {
+  const requested = args.pageSize ?? cursor?.s ?? rules?.defaultSize;
+  if (requested === undefined)
+    throw new Error('a first page without pageSize: the paged field declares no @paged default');
+  const max = rules?.maxSize ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isInteger(requested) || requested < 1 || requested > max) {
+    throw badInput(`pageSize must be between 1 and ${max} (got ${String(args.pageSize)}).`, {
       argument: 'pageSize',
-      maxPageSize: rules.maxSize,
+      maxPageSize: max,
     });
   }
   return { size: requested, after: cursor?.k ?? null, fingerprint };

@@ -27,7 +27,8 @@ export interface RelationSpec {
   /** SQL type of the parent id (for unnest) */
   parentType: 'uuid' | 'text';
   child: TableSpec;
-  rules: PageRules;
+  /** Page-size rules for callers outside a schema; a paged field has its own (`@paged`). */
+  rules?: PageRules;
   /**
    * The child rows of parent `p.parent_id` visible to the viewer (no order, no limit). Unfiltered
    * pages are compiled once per process with a placeholder for `viewer`: bind it as a value, never

@@ -17,7 +17,8 @@ export interface RootPageOptions {
   /** the field's name: part of the cursor fingerprint, so a pageId cannot move to another field */
   name: string;
   spec: TableSpec;
-  rules: PageRules;
+  /** Page-size rules for callers outside a schema; a paged field has its own (`@paged`). */
+  rules?: PageRules;
   args: PageArgs;
   /** the filter arguments as given (fingerprinted: a pageId is valid only with the same filters) */
   filters: Record<string, unknown>;

@@ -181,8 +181,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
   // When tracing, after the body is parsed (stream events lose the async context), so the
   // handler and all it awaits run inside the request's span. The request id needs no async
   // context: it is bound to request.log, which code serving a request logs through. (An
-  // AsyncLocalStorage for it made every promise of the process run hooks on Node 20: 15-20 % of
-  // the gateway's CPU on `account { fullName }`, 30-40 % of fleet-core's; README "Request ids".)
+  // AsyncLocalStorage for it makes every promise of the process run hooks on Node 20, a large
+  // share of a small request's CPU.)
   app.addHook('preHandler', (request, _reply, done) => {
     const span = requestSpans.get(request);
     if (span) context.with(trace.setSpan(context.active(), span), done);

@@ -2,6 +2,8 @@
  * createSubgraphApp: everything a domain subgraph's buildApp shares — a server with the platform
  * conventions, a knex pool closed with the app, the app's schema migrated, token verification,
  * a database readiness check, and the GraphQL endpoint. A subgraph passes only what is its own.
+ * Requests read from the read pool (DATABASE_READ_URL, a standby) when one is configured;
+ * everything else uses the primary.
  */
 import type { FastifyInstance } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
@@ -12,7 +14,7 @@ import {
   type UserContext,
 } from '@fleetgraph/auth';
 import {
-  createKnex,
+  createDatabasePools,
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   knexFor,
@@ -52,12 +54,16 @@ export interface SubgraphDefinition<L> {
   /** folder of the subgraph's *.graphql files */
   schemaDir: string;
   resolvers: Resolvers<L>;
+  /**
+   * A request's loaders. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
+   * write through it.
+   */
   createLoaders(knex: Knex, user: UserContext): L;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
   /** PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings). */
   databaseSettings?: Readonly<Record<string, string>>;
-  /** Work to do once the database is migrated (demo data, warm caches...). */
+  /** Work to do once the database is migrated (demo data, warm caches...); `knex` is the primary. */
   onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
 }
 
@@ -74,8 +80,11 @@ export async function createSubgraphApp<L>(
     ...(config.http ? { http: config.http } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  const knex = createKnex({
+  // Requests read through `reads` (DATABASE_READ_URL, a standby, when set); migrations, onStart
+  // and readiness of the primary use `knex`; the revocation list follows the primary.
+  const pools = createDatabasePools({
     url: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
     applicationName: config.name,
     timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     preparedStatements: config.preparedStatements ?? true,
@@ -83,7 +92,8 @@ export async function createSubgraphApp<L>(
     ...(definition.databaseSettings ? { sessionSettings: definition.databaseSettings } : {}),
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
-  app.addHook('onClose', async () => knex.destroy());
+  const { primary: knex, reads } = pools;
+  app.addHook('onClose', async () => pools.destroy());
   // A direct call to the subgraph with a revoked token is refused like one through the gateway.
   // Revocations are followed from the database the subgraph already uses (the SSO's published
   // view, loaded at start, then LISTEN/NOTIFY), plus Redis when set.
@@ -100,6 +110,7 @@ export async function createSubgraphApp<L>(
     if (options.migrate !== false) await migrateSchema(knex, definition.dbSchema, definition.migrations);
     await definition.onStart?.(app, knex);
     app.addReadinessCheck('database', () => ping(knex));
+    if (pools.separateReads) app.addReadinessCheck('database-reads', () => ping(reads));
     await registerSubgraph<L>(app, {
       typeDefs: loadTypeDefs(definition.schemaDir),
       resolvers: definition.resolvers,
@@ -109,7 +120,7 @@ export async function createSubgraphApp<L>(
         jwks: options.jwks ?? config.jwksUrl,
         ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
-      createLoaders: (user, signal) => definition.createLoaders(knexFor(knex, signal), user),
+      createLoaders: (user, signal) => definition.createLoaders(knexFor(reads, signal), user),
       ...(config.limits ? { limits: config.limits } : {}),
       ...(config.overload ? { overload: config.overload } : {}),
       ...(options.eventLoopDelay ? { eventLoopDelay: options.eventLoopDelay } : {}),

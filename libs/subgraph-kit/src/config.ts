@@ -28,6 +28,12 @@ export interface SubgraphConfig {
   audience: string;
   pagingSecret: string;
   databaseUrl: string | undefined;
+  /**
+   * Where read-only statements go (DATABASE_READ_URL: a streaming hot standby of DATABASE_URL's
+   * server); unset, reads go to DATABASE_URL. Migrations and the revocation list always use the
+   * primary. See docs/operations.md, "Reads from a standby".
+   */
+  databaseReadUrl?: string;
   /** Shared revocation list (REDIS_URL); without it only the gateway checks revocations. */
   redisUrl: string | undefined;
   /** How long a "not revoked" answer is reused per token (REVOCATION_CACHE_MS, default 2000). */
@@ -81,6 +87,13 @@ export function loadSubgraphConfig(
     TOKEN_AUDIENCE: z.string().min(1).default('fleetgraph'),
     PAGING_SECRET: z.string().min(16, 'must have at least 16 characters').optional(),
     DATABASE_URL: z.string().url().optional(),
+    DATABASE_READ_URL: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'PostgreSQL URL of a hot standby of DATABASE_URL: read-only statements go there, everything else to DATABASE_URL.',
+      ),
     REDIS_URL: z.string().url().optional(),
     REVOCATION_CACHE_MS: envField.int(DEFAULT_REVOCATION_CACHE_MS, 0),
     REVOCATION_PREFIX: z.string().min(1).default(DEFAULT_REVOCATION_PREFIX),
@@ -114,6 +127,22 @@ export function loadSubgraphConfig(
     NODE_ENV: z.string().optional(),
   });
   const guarded = schema.superRefine((values, context) => {
+    if (values.DATABASE_READ_URL) {
+      const readUrl = values.DATABASE_READ_URL as string;
+      if (URL.canParse(readUrl) && !/^postgres(ql)?:$/.test(new URL(readUrl).protocol))
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['DATABASE_READ_URL'],
+          message: 'must be a postgres:// or postgresql:// URL',
+        });
+      // Without DATABASE_URL the service runs on the embedded server, which has no standby.
+      if (!values.DATABASE_URL)
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['DATABASE_READ_URL'],
+          message: 'needs DATABASE_URL: reads go to a standby of the primary DATABASE_URL names',
+        });
+    }
     if (
       values.NODE_ENV === 'production' &&
       !values.SUBGRAPH_SHARED_SECRET &&
@@ -140,6 +169,7 @@ export function loadSubgraphConfig(
     // Without a configured secret, cursors are valid until this process restarts.
     pagingSecret: (parsed.PAGING_SECRET as string | undefined) ?? randomBytes(32).toString('base64url'),
     databaseUrl: parsed.DATABASE_URL as string | undefined,
+    ...(parsed.DATABASE_READ_URL ? { databaseReadUrl: parsed.DATABASE_READ_URL as string } : {}),
     redisUrl: parsed.REDIS_URL as string | undefined,
     revocationCacheMs: parsed.REVOCATION_CACHE_MS as number,
     revocationPrefix: parsed.REVOCATION_PREFIX as string,

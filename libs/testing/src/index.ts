@@ -8,3 +8,4 @@ export { metricSample } from './metrics';
 export { freePort } from './ports';
 export { scratchDir } from './scratch';
 export { deleteRedisKeys } from './redis-keys';
+export { replicatedPostgresBinaries, startReplicatedPostgres, type ReplicatedPostgres } from './standby';

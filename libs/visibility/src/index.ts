@@ -27,3 +27,9 @@ export {
   FLEET_CONTRACT,
 } from './visibility';
 export { fleetVisibility, type FleetKind, type FleetVisibility } from './visible-ids';
+export {
+  resolveVehicleReferences,
+  plateKey,
+  type VehicleReference,
+  type ReferencedVehicle,
+} from './vehicle-references';

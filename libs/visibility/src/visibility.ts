@@ -8,8 +8,7 @@
  * Two forms, for two kinds of statement:
  * - `visibleDevices(knex, uid)` and its siblings return a subquery selecting one `id` column, to
  *   be used as `whereIn('x.id', visibleDevices(knex, uid))`: PostgreSQL plans it as a semi-join
- *   over the whole visible set. Its cost grows with what the viewer sees (6,000 devices at
- *   `--scale 100`: ~11 ms per statement). For lists that have no smaller bound, and for root
+ *   over the whole visible set. Its cost grows with what the viewer sees. For lists that have no smaller bound, and for root
  *   lists of a small fleet; a large fleet seen from the top walks its organization in page order
  *   instead (rootListScope, visibleInOrder, visibleList).
  * - `deviceVisibleTo(knex, uid, 'x.id')` and its siblings return a condition on a row already
@@ -54,8 +53,8 @@ export const visibleDrivers = (knex: Knex, accountId: string) => visibleAssets(k
  * exists to avoid. Per row it reads the group's ancestors by index (descendant_id), never the
  * viewer's descendants; the viewer's memberships are read once per statement (an uncorrelated
  * subquery, hashed and kept across rows), where testing against the visible-groups view joined
- * the memberships to the ancestors again on every row (0.35-0.55 against 0.27-0.29 ms for 37
- * vehicles of the demo login, EXPLAIN ANALYZE without statistics).
+ * the memberships to the ancestors again on every row (EXPLAIN ANALYZE without statistics shows
+ * the difference).
  */
 const GROUP_VISIBLE = `exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 vg
   where vg.descendant_id = ?? and vg.ancestor_id in (select vm.group_id from ${FLEET_CONTRACT}.account_groups_v1 vm
@@ -139,8 +138,7 @@ export function anyAssetVisible(
  * default), walking the organization's rows in page order and testing each one (`per-row`) fills
  * a page after about a page of rows. Any other account sees a subtree, usually a small one, and a
  * small fleet is cheaper built whole: its visible set (`set`) costs less than a page of per-row
- * tests (at the demo's 13 groups and 75 devices, 0.15 against 0.53 ms of PostgreSQL for a page of
- * 50; at --scale 100's 1,003 groups and 6,000 devices, 101 against 1.0 ms under 20 connections).
+ * tests, while a large fleet's visible set costs far more than walking a page.
  * Either shape selects the same rows; only the cost differs.
  */
 export interface ListScope {

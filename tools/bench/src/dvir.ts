@@ -1,5 +1,5 @@
 /**
- * dvir benchmark (issue 12): `inspectionReports` with answers and defects, 50 reports per page,
+ * dvir benchmark: `inspectionReports` with answers and defects, 50 reports per page,
  * over 1M reports.
  *
  *   1. generates, with SQL generate_series in a throwaway bench database: one organization, a

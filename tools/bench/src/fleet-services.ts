@@ -1,5 +1,5 @@
 /**
- * fleet-core services benchmark (issue 4 part B): seeds the demo data at a scale (default 100:
+ * fleet-core services benchmark: seeds the demo data at a scale (default 100:
  * ~7500 devices, ~9000 alerts) without trips, then through fleet-core's real HTTP endpoint
  * (signed token of the demo ADMIN, visibility SQL, keyset cursors) prints p50/p99 of:
  * Group.alerts of the root group (page 1 and a page deep into the list), alertFeedbacks,

@@ -1,5 +1,5 @@
 /**
- * fleet-core trips benchmark (issue 4):
+ * fleet-core trips benchmark:
  *
  *   1. seeds ~1M trips with the seed's streaming generator (the same code as `npm run seed`:
  *      plausible road trips, harshes, overspeeds, readings, battery annotations) and prints the

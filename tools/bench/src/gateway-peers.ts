@@ -1,5 +1,5 @@
 /**
- * The gateway side by side with its peer (issue 15): Fleetgraph's gateway (uncached and cached),
+ * The gateway side by side with its peer: Fleetgraph's gateway (uncached and cached),
  * Hive Gateway (@graphql-hive/gateway, as installed: its defaults, and with its in-flight
  * deduplication off) and the subgraph called directly, on the same committed supergraph and the
  * same subgraphs with the demo data, interleaved in one run. Every service, and each Hive

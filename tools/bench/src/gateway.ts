@@ -1,5 +1,5 @@
 /**
- * Gateway benchmark (issue 5): one federated query with fleet-core data three levels deep and a
+ * Gateway benchmark: one federated query with fleet-core data three levels deep and a
  * page of 50 devices, run in one process three ways:
  *   1. straight to the fleet-core subgraph,
  *   2. through the gateway, uncached (a login that never turned the query cache on),

@@ -1,5 +1,5 @@
 /**
- * geodecode benchmark (issue 7): p50/p99 of `geodecode` through the gateway and straight to the
+ * geodecode benchmark: p50/p99 of `geodecode` through the gateway and straight to the
  * subgraph, on points around the world, and the memory of the process holding the subgraph.
  *
  *   npx tsx tools/bench/src/geodecode.ts            (BENCH_N requests per row, default 500)

@@ -1,5 +1,5 @@
 /**
- * maintenance benchmark (issue 13): upcoming work computed for a fleet of 500 vehicles among
+ * maintenance benchmark: upcoming work computed for a fleet of 500 vehicles among
  * 100k vehicles with 5 years of service history.
  *
  *   1. generates, with SQL generate_series: one organization, BENCH_VEHICLES vehicles (default

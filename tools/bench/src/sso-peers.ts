@@ -1,5 +1,5 @@
 /**
- * The SSO's refresh grant side by side with its peer (issue 15): Fleetgraph's SSO and
+ * The SSO's refresh grant side by side with its peer: Fleetgraph's SSO and
  * node-oidc-provider v9 (oidc-peer.ts: in-memory adapter, RS256 JWT access tokens for one
  * resource, rotation on, a confidential client), each in its own process, interleaved in one run.
  * This process only sends the load, over undici pools of keep-alive connections.

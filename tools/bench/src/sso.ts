@@ -1,5 +1,5 @@
 /**
- * SSO benchmark (issue 3), one run, same machine:
+ * SSO benchmark, one run, same machine:
  *   - raw jose RS256 signatures per second (the same claims and key size as the SSO's tokens);
  *   - refresh-grant tokens per second through HTTP (rotation, revocation bookkeeping, signing);
  *   - password-grant tokens per second (argon2id bound).
@@ -10,7 +10,7 @@
  *   npx tsx tools/bench/src/sso.ts        (BENCH_SECONDS default 5, BENCH_CONCURRENCY default 8)
  *
  * The refresh grant against its peer, node-oidc-provider, interleaved at 8 and 32 in flight, each
- * server in its own process: tools/bench/src/sso-peers.ts (issue 15).
+ * server in its own process: tools/bench/src/sso-peers.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

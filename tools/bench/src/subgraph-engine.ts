@@ -1,5 +1,5 @@
 /**
- * The subgraph engine (issue 15): what a deep page costs a subgraph against its cheapest query
+ * The subgraph engine: what a deep page costs a subgraph against its cheapest query
  * (fleet-core by default; BENCH_SUBGRAPH for dvir, mobility, maintenance),
  * called directly (no gateway), with the subgraph in its own process as deployed. For each query
  * shape, in interleaved rounds: requests per second at CONCURRENCY connections, the subgraph

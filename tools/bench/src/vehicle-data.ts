@@ -1,5 +1,5 @@
 /**
- * vehicle-data benchmark (issue 6): p50/p99 of decodeVin and decodeDtcs through the gateway (and
+ * vehicle-data benchmark: p50/p99 of decodeVin and decodeDtcs through the gateway (and
  * straight to the subgraph, for the gateway's share), and the time per alpr image.
  *
  *   npx tsx tools/bench/src/vehicle-data.ts          (BENCH_N requests per row, default 300)

@@ -22,7 +22,7 @@ let stack: Stack;
 /** A gateway on the platform's SSO and subgraphs, whose clock (epoch ms) the tests move. */
 let timed: FastifyInstance;
 let clock = Date.now();
-/** Hits the timed gateway answered before Apollo Server (cache/front.ts). */
+/** Hits the timed gateway answered before Apollo Server (engine/front-door.ts). */
 let frontHits = 0;
 before(async () => {
   stack = await startStack('e2e_query_cache');
@@ -294,7 +294,7 @@ describe('per-login query cache (in-memory store)', () => {
   });
 });
 
-describe('repeated hits answered before Apollo Server (cache/front.ts)', () => {
+describe('repeated hits answered before Apollo Server (engine/front-door.ts)', () => {
   /** POSTs a query to the timed gateway; the raw answer (bytes and headers). */
   const post = (token: string, query = ACCOUNT_QUERY, accept = 'application/json', app = timed) =>
     app.inject({

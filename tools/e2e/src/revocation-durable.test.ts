@@ -1,5 +1,5 @@
 /**
- * Revocations are durable and reach every verifier without Redis (issue 16, findings 1 and 2):
+ * Revocations are durable and reach every verifier without Redis:
  * a token revoked before a restart stays refused after it, by the gateway and by a subgraph
  * called directly; the admin CLI (another process, writing only the database) disabling a user,
  * resetting a password or deleting an application reaches them too.

@@ -191,7 +191,7 @@ describe('one graph over several subgraphs', () => {
   });
 });
 
-describe('answers passed through (result-shaping/pass-through.ts)', () => {
+describe('answers passed through (engine/result-shaping/pass-through.ts)', () => {
   const passedThrough = async () =>
     metricSample(
       await (await fetch(`${stack.platform.urls.gateway}/metrics`)).text(),

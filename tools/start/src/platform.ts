@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createRevocationList, GATEWAY_SECRET_HEADER, type RevocationList } from '@fleetgraph/auth';
-import { createKnex, resolveDatabase } from '@fleetgraph/db';
+import { createKnex, readUrlAs, resolveDatabase } from '@fleetgraph/db';
 import { buildApp as buildGateway, loadGatewayConfig } from '@fleetgraph/gateway';
 import { migrateAll, seedDemoData } from '@fleetgraph/seed';
 import { loadDevSecrets, repoRoot } from '@fleetgraph/service-kit';
@@ -124,9 +124,13 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     const seeded = await prepareDatabase(database.url, units, explorerEnv, options.seed !== false, log);
     // Each app connects as its own role (DATABASE_ROLES); migrations and demo data ran as admin.
     const databaseUrls = await appDatabaseUrls(database.url, units, env, log);
+    // A standby (DATABASE_READ_URL) is read with the same role as the primary: roles replicate.
     const withDatabase = (name: string, serviceEnv: Env): Env => ({
       ...serviceEnv,
       DATABASE_URL: databaseUrls[name] ?? database.url,
+      ...(env.DATABASE_READ_URL && databaseUrls[name]
+        ? { DATABASE_READ_URL: readUrlAs(env.DATABASE_READ_URL, databaseUrls[name]) }
+        : {}),
     });
     const ssoUrl = `http://localhost:${context.portOf('sso', 4100)}`;
     const shared: Env = {

@@ -12,7 +12,7 @@
 import type { Knex } from 'knex';
 import type { DemoDataContext, DemoSeedResult } from '@fleetgraph/subgraph-kit';
 import { loadDvirConfig } from '../config';
-import { fileServiceFor } from '../files/index';
+import { fileServiceFor } from '../data/files/index';
 import {
   buildReport,
   resolveDefect,
@@ -23,7 +23,7 @@ import {
   type TemplateInput,
 } from '../domain/rules';
 import { writeReports, writeTemplates, type FileStore } from '../domain/write';
-import type { StoredFile } from '../files/service';
+import type { StoredFile } from '../data/files/service';
 import { CATALOG, itemTranslations, type CatalogItem } from './catalog';
 import { demoImages } from './images';
 

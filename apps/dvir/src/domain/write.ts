@@ -4,7 +4,7 @@
  * row never points at a missing file), in bulk.
  */
 import type { Knex } from 'knex';
-import type { StoredFile } from '../files/service';
+import type { StoredFile } from '../data/files/service';
 import { templateRows, type ReportRows, type Row, type TemplateInput } from './rules';
 
 export interface FileStore {

@@ -4,7 +4,7 @@
  *   { "templates": [{ id, version, name, groupId? | organizationId?, defaultLanguage?, translations?,
  *                     vehicleType?, signatureRequired?, createdAt?,
  *                     items: [{ id?, orderPosition, category, name, ... }] }],
- *     "reports":   [{ id?, vehicleId, driverId?, templateId, templateVersion, inspectionType,
+ *     "reports":   [{ id?, vehicle (id, VIN or plate) | vehicleId, driverId?, templateId, templateVersion, inspectionType,
  *                     workflowStatus, startedAt, completedAt?, driverSignatureDate?, odometer?,
  *                     fuelLevel?, location?: { lat, lng, address }, attachments?: [file],
  *                     answers: [{ id?, itemId, result, comment?, photos?: [file] }] }],
@@ -31,7 +31,8 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { loadDvirConfig, type DvirConfig } from '../config';
-import { fileServiceFor } from '../files/index';
+import { fileServiceFor } from '../data/files/index';
+import { resolveVehicleReferences, type VehicleReference } from '@fleetgraph/visibility';
 import { readDatasetFile } from './files';
 import {
   buildReport,
@@ -101,31 +102,39 @@ const Dataset = z.object({
     .default([]),
   reports: z
     .array(
-      z.object({
-        id: uuid.optional(),
-        vehicleId: uuid,
-        driverId: uuid.nullish(),
-        templateId: uuid,
-        templateVersion: z.number().int(),
-        inspectionType: z.string(),
-        workflowStatus: z.string(),
-        startedAt: date,
-        completedAt: date.nullish(),
-        driverSignatureDate: date.nullish(),
-        odometer: z.number().int().nullish(),
-        fuelLevel: z.number().int().nullish(),
-        location: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullish() }).nullish(),
-        attachments: z.array(file).default([]),
-        answers: z.array(
-          z.object({
-            id: uuid.optional(),
-            itemId: uuid,
-            result: z.string(),
-            comment: z.string().nullish(),
-            photos: z.array(file).default([]),
-          }),
-        ),
-      }),
+      z
+        .object({
+          id: uuid.optional(),
+          /** The vehicle by id, VIN or plate (the way every importer names a vehicle). */
+          vehicle: z.string().min(1).optional(),
+          /** The vehicle by id only (the older name of `vehicle`). */
+          vehicleId: uuid.optional(),
+          driverId: uuid.nullish(),
+          templateId: uuid,
+          templateVersion: z.number().int(),
+          inspectionType: z.string(),
+          workflowStatus: z.string(),
+          startedAt: date,
+          completedAt: date.nullish(),
+          driverSignatureDate: date.nullish(),
+          odometer: z.number().int().nullish(),
+          fuelLevel: z.number().int().nullish(),
+          location: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullish() }).nullish(),
+          attachments: z.array(file).default([]),
+          answers: z.array(
+            z.object({
+              id: uuid.optional(),
+              itemId: uuid,
+              result: z.string(),
+              comment: z.string().nullish(),
+              photos: z.array(file).default([]),
+            }),
+          ),
+        })
+        .refine((r) => (r.vehicle === undefined) !== (r.vehicleId === undefined), {
+          message: 'name the vehicle once: `vehicle` (id, VIN or plate) or `vehicleId`',
+          path: ['vehicle'],
+        }),
     )
     .default([]),
   resolutions: z
@@ -185,7 +194,12 @@ type Problems = string[];
 
 interface FleetFacts {
   vehicleIds: string[];
-  vehicles: Map<string, { organization_id: string; vehicle_type: string; group_id: string | null }>;
+  /** Each report's vehicle reference (`vehicle` or `vehicleId`), resolved. */
+  references: Map<string, VehicleReference>;
+  vehicles: Map<
+    string,
+    { id: string; organization_id: string; vehicle_type: string; group_id: string | null }
+  >;
   /** Driver, account and group ids to their organization. */
   drivers: Map<string, string>;
   users: Map<string, string>;
@@ -193,6 +207,10 @@ interface FleetFacts {
   /** The organizations templates name that exist (they have a group or an account). */
   organizations: Set<string>;
 }
+
+/** How a report names its vehicle (the schema lets exactly one of the two through). */
+const vehicleReferenceOf = (r: { vehicle?: string | undefined; vehicleId?: string | undefined }) =>
+  r.vehicle ?? r.vehicleId ?? '';
 
 const distinct = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))];
 
@@ -204,7 +222,10 @@ async function organizationsOf(knex: Knex, view: string, ids: string[]): Promise
 
 /** Fleet facts through the contract: vehicles (organization, group), drivers, accounts, groups. */
 async function fleetFactsOf(knex: Knex, data: Data): Promise<FleetFacts> {
-  const vehicleIds = distinct(data.reports.map((r) => r.vehicleId));
+  const references = await resolveVehicleReferences(knex, data.reports.map(vehicleReferenceOf));
+  const vehicleIds = distinct(
+    [...references.values()].flatMap((answer) => ('found' in answer ? [answer.found.id] : [])),
+  );
   const vehicleRows = await knex('fleet_contract.vehicles_v1 as v')
     .select(
       'v.id',
@@ -217,6 +238,7 @@ async function fleetFactsOf(knex: Knex, data: Data): Promise<FleetFacts> {
     .whereIn('v.id', vehicleIds);
   return {
     vehicleIds,
+    references,
     vehicles: new Map(vehicleRows.map((v: any) => [String(v.id), v])),
     drivers: await organizationsOf(
       knex,
@@ -302,6 +324,8 @@ async function fileTemplates(
         )
     ).map((t: any) => `${t.id}:${t.version}`),
   );
+  const storedItems = await storedItemIds(knex, data);
+  const seenItems = new Set<string>();
   const seen = new Set<string>();
   return data.templates.map((t, i) => {
     const path = `$.templates[${i}]`;
@@ -318,8 +342,25 @@ async function fileTemplates(
     if (existingVersions.has(key) || seen.has(key))
       problems.push(`${path}.version: template ${input.id} version ${input.version} already exists`);
     seen.add(key);
+    t.items.forEach((item, j) => {
+      const id = item.id?.toLowerCase();
+      if (id && (storedItems.has(id) || seenItems.has(id)))
+        problems.push(
+          `${path}.items[${j}].id: an item ${id} already exists (item ids are unique across templates and versions)`,
+        );
+      if (id) seenItems.add(id);
+    });
     return input;
   });
+}
+
+/** The item ids of the file that are already stored (an item belongs to one template version). */
+async function storedItemIds(knex: Knex, data: Data): Promise<Set<string>> {
+  const ids = data.templates.flatMap((t) =>
+    t.items.flatMap((item) => (item.id ? [item.id.toLowerCase()] : [])),
+  );
+  if (ids.length === 0) return new Set();
+  return new Set((await knex('dvir.inspection_items').whereIn('id', ids).pluck('id')).map(String));
 }
 
 /** Stored templates (`id:version` keys) with their items, as the domain rules take them. */
@@ -414,9 +455,11 @@ async function loadFiles(files: z.infer<typeof file>[], path: string, load: Load
 
 /** The vehicle of a report, and its driver checked to be of the same organization. */
 function reportVehicle(r: Data['reports'][number], facts: FleetFacts, path: string, problems: Problems) {
-  const vehicle = facts.vehicles.get(r.vehicleId.toLowerCase());
+  const field = r.vehicle !== undefined ? 'vehicle' : 'vehicleId';
+  const answer = facts.references.get(vehicleReferenceOf(r));
+  const vehicle = answer && 'found' in answer ? facts.vehicles.get(answer.found.id) : undefined;
   if (!vehicle) {
-    problems.push(`${path}.vehicleId: no vehicle ${r.vehicleId}`);
+    problems.push(`${path}.${field}: ${answer && 'problem' in answer ? answer.problem : 'no vehicle'}`);
     return undefined;
   }
   if (r.driverId) {
@@ -468,7 +511,7 @@ async function buildFileReports(
       {
         id: r.id?.toLowerCase() ?? randomUUID(),
         organizationId: vehicle.organization_id,
-        vehicleId: r.vehicleId.toLowerCase(),
+        vehicleId: String(vehicle.id),
         groupId: vehicle.group_id,
         driverId: r.driverId?.toLowerCase() ?? null,
         templateId: r.templateId.toLowerCase(),

@@ -1,7 +1,6 @@
 /** Root queries: lookups by id (null unless visible) and paged lists (pageOf, keyset). */
 import type { GraphQLResolveInfo } from 'graphql';
 import { badInput, from, pageOf, type TableSpec } from '@fleetgraph/paging';
-import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
 import { whereFleetVisible, whereTemplateVisible } from '../data/visibility';
 import { reportList } from '../data/report-list';
@@ -61,7 +60,6 @@ export const Query = {
       name: 'defects',
       spec: t.defects,
       fields: listProjection(t.defects, info),
-      rules: PAGE_RULES.defects,
       args: paging(args),
       filters,
       base,
@@ -79,7 +77,6 @@ export const Query = {
       name: 'inspectionAnswers',
       spec: t.answers,
       fields: listProjection(t.answers, info),
-      rules: PAGE_RULES.answers,
       args: paging(args),
       filters,
       base,
@@ -103,7 +100,6 @@ export const Query = {
       name: 'inspectionReports',
       spec: t.reports,
       fields: listProjection(t.reports, info),
-      rules: PAGE_RULES.reports,
       args: paging(args),
       filters,
       ...(await reportList(loaders.knex, loaders.viewer, filters, () => loaders.listScope)),
@@ -133,7 +129,6 @@ export const Query = {
       codec: loaders.codec,
       name: 'inspectionTemplates',
       spec,
-      rules: PAGE_RULES.templates,
       args: paging(args),
       filters,
       base,

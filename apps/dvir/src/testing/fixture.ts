@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { scratchDir } from '@fleetgraph/testing';
 import { loadDvirConfig, type DvirConfig } from '../config';
-import { fileServiceFor } from '../files/index';
+import { fileServiceFor } from '../data/files/index';
 import { buildReport, resolveDefect, type ReportInput, type TemplateInput } from '../domain/rules';
 import { writeReports, writeTemplates } from '../domain/write';
 import manifest from '../manifest';

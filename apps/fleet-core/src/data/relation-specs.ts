@@ -18,23 +18,6 @@ import {
 import type { RelationSpec } from '@fleetgraph/paging';
 import * as t from './tables';
 
-export const PAGE_RULES = {
-  accounts: { defaultSize: 20, maxSize: 100 },
-  groups: { defaultSize: 50, maxSize: 200 },
-  devices: { defaultSize: 50, maxSize: 500 },
-  vehicles: { defaultSize: 50, maxSize: 500 },
-  drivers: { defaultSize: 50, maxSize: 500 },
-  trips: { defaultSize: 20, maxSize: 200 },
-  harshes: { defaultSize: 50, maxSize: 500 },
-  overspeeds: { defaultSize: 50, maxSize: 500 },
-  sessions: { defaultSize: 50, maxSize: 200 },
-  history: { defaultSize: 50, maxSize: 500 },
-  fields: { defaultSize: 100, maxSize: 500 },
-  readings: { defaultSize: 100, maxSize: 1000 },
-  batteryAnnotations: { defaultSize: 500, maxSize: 5000 },
-  tripMetadata: { defaultSize: 50, maxSize: 200 },
-} as const;
-
 type Filters = Record<string, unknown>;
 /** `column >= after` and `column < before` for the optional time window arguments of a field. */
 const timeWindow =
@@ -71,7 +54,6 @@ export const relations = {
     name: 'Account.groups',
     parentType: 'uuid',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw(`g.id in (${ACCESS_OF_PARENT_ACCOUNT})`)
@@ -81,7 +63,6 @@ export const relations = {
     name: 'Account.devices',
     parentType: 'uuid',
     child: t.devices,
-    rules: PAGE_RULES.devices,
     children: (knex, viewer) =>
       from(knex, t.devices)
         .whereRaw(
@@ -93,7 +74,6 @@ export const relations = {
     name: 'Account.vehicles',
     parentType: 'uuid',
     child: t.vehicles,
-    rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
         .whereRaw(
@@ -105,7 +85,6 @@ export const relations = {
     name: 'Group.devices',
     parentType: 'uuid',
     child: t.devices,
-    rules: PAGE_RULES.devices,
     children: (knex) =>
       from(knex, t.devices).whereRaw(
         'd.id in (select device_id from fleet.group_devices where group_id = p.parent_id)',
@@ -115,7 +94,6 @@ export const relations = {
     name: 'Group.vehicles',
     parentType: 'uuid',
     child: t.vehicles,
-    rules: PAGE_RULES.vehicles,
     children: (knex) =>
       from(knex, t.vehicles).whereRaw(
         'v.id in (select vehicle_id from fleet.group_vehicles where group_id = p.parent_id)',
@@ -125,7 +103,6 @@ export const relations = {
     name: 'Group.parents',
     parentType: 'uuid',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select parent_id from fleet.group_parents where group_id = p.parent_id)')
@@ -135,7 +112,6 @@ export const relations = {
     name: 'Group.children',
     parentType: 'uuid',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex) =>
       from(knex, t.groups).whereRaw(
         'g.id in (select group_id from fleet.group_parents where parent_id = p.parent_id)',
@@ -145,7 +121,6 @@ export const relations = {
     name: 'Group.users',
     parentType: 'uuid',
     child: t.accounts,
-    rules: PAGE_RULES.accounts,
     children: (knex) =>
       from(knex, t.accounts).whereRaw(
         'a.id in (select account_id from fleet.group_accounts where group_id = p.parent_id)',
@@ -155,7 +130,6 @@ export const relations = {
     name: 'Device.groups',
     parentType: 'text',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_devices where device_id = p.parent_id)')
@@ -165,7 +139,6 @@ export const relations = {
     name: 'Device.vehicles',
     parentType: 'text',
     child: t.vehicles,
-    rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
         .whereRaw(
@@ -177,7 +150,6 @@ export const relations = {
     name: 'Vehicle.groups',
     parentType: 'uuid',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_vehicles where vehicle_id = p.parent_id)')
@@ -187,7 +159,6 @@ export const relations = {
     name: 'Account.drivers',
     parentType: 'uuid',
     child: t.drivers,
-    rules: PAGE_RULES.drivers,
     children: (knex, viewer) =>
       from(knex, t.drivers)
         .whereRaw(
@@ -199,7 +170,6 @@ export const relations = {
     name: 'Account.driverProfiles',
     parentType: 'uuid',
     child: t.drivers,
-    rules: PAGE_RULES.drivers,
     children: (knex, viewer) =>
       from(knex, t.drivers)
         .whereRaw('dr.user_profile_id = p.parent_id')
@@ -209,7 +179,6 @@ export const relations = {
     name: 'Account.driverContacts',
     parentType: 'uuid',
     child: t.drivers,
-    rules: PAGE_RULES.drivers,
     children: (knex, viewer) =>
       from(knex, t.drivers)
         .whereRaw('dr.user_contact_id = p.parent_id')
@@ -219,7 +188,6 @@ export const relations = {
     name: 'Group.drivers',
     parentType: 'uuid',
     child: t.drivers,
-    rules: PAGE_RULES.drivers,
     children: (knex) =>
       from(knex, t.drivers).whereRaw(
         'dr.id in (select driver_id from fleet.group_drivers where group_id = p.parent_id)',
@@ -229,7 +197,6 @@ export const relations = {
     name: 'Driver.groups',
     parentType: 'uuid',
     child: t.groups,
-    rules: PAGE_RULES.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
         .whereRaw('g.id in (select group_id from fleet.group_drivers where driver_id = p.parent_id)')
@@ -239,7 +206,6 @@ export const relations = {
     name: 'Driver.vehicles',
     parentType: 'uuid',
     child: t.vehicles,
-    rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
         .whereRaw(
@@ -251,7 +217,6 @@ export const relations = {
     name: 'Driver.currentVehicles',
     parentType: 'uuid',
     child: t.vehicles,
-    rules: PAGE_RULES.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
         .whereRaw(
@@ -263,7 +228,6 @@ export const relations = {
     name: 'Driver.vehicleSessions',
     parentType: 'uuid',
     child: t.driverVehicleSessions,
-    rules: PAGE_RULES.sessions,
     children: (knex, viewer) =>
       from(knex, t.driverVehicleSessions)
         .whereRaw('drs.driver_id = p.parent_id')
@@ -274,7 +238,6 @@ export const relations = {
     name: 'Driver.trips',
     parentType: 'uuid',
     child: t.trips,
-    rules: PAGE_RULES.trips,
     children: (knex) => from(knex, t.trips).whereRaw('t.driver_id = p.parent_id'),
     filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
   },
@@ -282,7 +245,6 @@ export const relations = {
     name: 'Vehicle.trips',
     parentType: 'uuid',
     child: t.trips,
-    rules: PAGE_RULES.trips,
     children: (knex) => from(knex, t.trips).whereRaw('t.vehicle_id = p.parent_id'),
     filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
   },
@@ -290,7 +252,6 @@ export const relations = {
     name: 'Device.trips',
     parentType: 'text',
     child: t.trips,
-    rules: PAGE_RULES.trips,
     children: (knex) => from(knex, t.trips).whereRaw('t.device_id = p.parent_id'),
     filter: timeWindow('t.started_at', 'startedAfter', 'startedBefore'),
   },
@@ -298,7 +259,6 @@ export const relations = {
     name: 'Device.harshes',
     parentType: 'text',
     child: t.tripHarshes,
-    rules: PAGE_RULES.harshes,
     children: (knex) => from(knex, t.tripHarshes).whereRaw('h.device_id = p.parent_id'),
     filter: timeWindow('h.occurred_at', 'occurredAfter', 'occurredBefore', anyOf('h.kind', 'kinds')),
   },
@@ -306,7 +266,6 @@ export const relations = {
     name: 'Trip.harshes',
     parentType: 'uuid',
     child: t.tripHarshes,
-    rules: PAGE_RULES.harshes,
     children: (knex) => from(knex, t.tripHarshes).whereRaw('h.trip_id = p.parent_id'),
     filter: anyOf('h.kind', 'kinds'),
   },
@@ -314,7 +273,6 @@ export const relations = {
     name: 'Device.overspeeds',
     parentType: 'text',
     child: t.tripOverspeeds,
-    rules: PAGE_RULES.overspeeds,
     children: (knex) => from(knex, t.tripOverspeeds).whereRaw('o.device_id = p.parent_id'),
     filter: timeWindow('o.started_at', 'startedAfter', 'startedBefore'),
   },
@@ -322,21 +280,18 @@ export const relations = {
     name: 'Trip.overspeeds',
     parentType: 'uuid',
     child: t.tripOverspeeds,
-    rules: PAGE_RULES.overspeeds,
     children: (knex) => from(knex, t.tripOverspeeds).whereRaw('o.trip_id = p.parent_id'),
   },
   tripMetadata: {
     name: 'Trip.metadata',
     parentType: 'uuid',
     child: t.tripMetadata,
-    rules: PAGE_RULES.tripMetadata,
     children: (knex) => from(knex, t.tripMetadata).whereRaw('tm.trip_id = p.parent_id'),
   },
   deviceVehicleSessions: {
     name: 'Device.vehicleSessions',
     parentType: 'text',
     child: t.deviceVehicleSessions,
-    rules: PAGE_RULES.sessions,
     children: (knex, viewer) =>
       from(knex, t.deviceVehicleSessions)
         .whereRaw('dvs.device_id = p.parent_id')
@@ -347,7 +302,6 @@ export const relations = {
     name: 'Device.history',
     parentType: 'text',
     child: t.deviceHistory,
-    rules: PAGE_RULES.history,
     children: (knex) => from(knex, t.deviceHistory).whereRaw('dh.device_id = p.parent_id'),
     filter: timeWindow('dh.occurred_at', 'occurredAfter', 'occurredBefore', anyOf('dh.event', 'events')),
   },
@@ -355,7 +309,6 @@ export const relations = {
     name: 'Device.fields',
     parentType: 'text',
     child: t.deviceFields,
-    rules: PAGE_RULES.fields,
     children: (knex) => from(knex, t.deviceFields).whereRaw('df.device_id = p.parent_id'),
     filter: anyOf('df.name', 'names'),
   },
@@ -363,7 +316,6 @@ export const relations = {
     name: 'Device.readings',
     parentType: 'text',
     child: t.readings,
-    rules: PAGE_RULES.readings,
     children: (knex) => from(knex, t.readings).whereRaw('r.device_id = p.parent_id'),
     filter: timeWindow('r.recorded_at', 'recordedAfter', 'recordedBefore', anyOf('r.field', 'fields')),
   },
@@ -371,7 +323,6 @@ export const relations = {
     name: 'Device.readingsAnon',
     parentType: 'text',
     child: t.readingsAnon,
-    rules: PAGE_RULES.readings,
     children: (knex) => knex.from(knex.raw(t.READINGS_BY_HOUR)).whereRaw('ra.device_id = p.parent_id'),
     filter: hourWindow('ra.recorded_hour', 'recordedAfter', 'recordedBefore', anyOf('ra.field', 'fields')),
   },
@@ -379,7 +330,6 @@ export const relations = {
     name: 'Device.batteryAnnotations',
     parentType: 'text',
     child: t.batteryAnnotations,
-    rules: PAGE_RULES.batteryAnnotations,
     children: (knex) => from(knex, t.batteryAnnotations).whereRaw('ba.device_id = p.parent_id'),
     filter: timeWindow('ba.recorded_at', 'recordedAfter', 'recordedBefore'),
   },

@@ -10,7 +10,6 @@ import {
 } from '@fleetgraph/visibility';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
-import { PAGE_RULES } from '../data/relation-specs';
 import { applySortKeyset, keyAlias, type SortKey } from '../data/sort-keyset';
 import * as t from '../data/tables';
 
@@ -121,7 +120,7 @@ export const DriverQueries = {
     const { knex, codec } = loaders;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const keys = sortKeys(args.sort);
-    const request = pageRequest(codec, args, PAGE_RULES.drivers, fingerprint('drivers', filters));
+    const request = pageRequest(codec, args, undefined, fingerprint('drivers', filters));
     const { base, countBase } = await driverList(loaders, args);
     // A function base applies the keyset position itself (visibleInOrder); the sort then only orders.
     const positioned = typeof base === 'function';

@@ -2,7 +2,7 @@ import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { Query } from './query';
 import { Account, Device, Group, Vehicle } from './types';
-import { withServices } from '../services/index';
+import { withServices } from './services/index';
 import {
   DeviceHistory,
   DeviceVehicleSession,

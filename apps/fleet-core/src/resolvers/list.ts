@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
-import { pageOf, type Page, type PageArgs, type PageRules, type TableSpec } from '@fleetgraph/paging';
+import { pageOf, type Page, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
 import { relations, type RelationName } from '../data/relation-specs';
@@ -10,7 +10,6 @@ export const rootPage = <M>(
   loaders: FleetLoaders,
   name: string,
   spec: TableSpec,
-  rules: PageRules,
   args: PageArgs,
   filters: Record<string, unknown>,
   base: Knex.QueryBuilder,
@@ -20,7 +19,6 @@ export const rootPage = <M>(
     codec: loaders.codec,
     name,
     spec,
-    rules,
     args,
     filters,
     base,

@@ -11,7 +11,6 @@ import {
 import { pageOf, type PageArgs } from '@fleetgraph/paging';
 import { listProjection, objectProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { FleetLoaders } from '../loaders';
-import { PAGE_RULES } from '../data/relation-specs';
 import * as t from '../data/tables';
 import { nonEmpty, rootPage } from './list';
 import { DriverQueries } from './drivers';
@@ -76,7 +75,7 @@ export const Query = {
     if (args.fullName != null) base.whereILike('a.full_name', `%${escapeLike(args.fullName)}%`);
     if (args.shortName != null) base.whereILike('a.short_name', `%${escapeLike(args.shortName)}%`);
     if (args.phone != null) base.where('a.phone', args.phone);
-    return rootPage(loaders, 'accounts', t.accounts, PAGE_RULES.accounts, args, filters, base);
+    return rootPage(loaders, 'accounts', t.accounts, args, filters, base);
   },
 
   group: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.group.load(args.id),
@@ -97,7 +96,7 @@ export const Query = {
       );
     if (args.labels) base.whereIn('g.label', args.labels);
     if (args.hierarchyLevels) base.whereIn('g.hierarchy_level', args.hierarchyLevels);
-    return rootPage(loaders, 'groups', t.groups, PAGE_RULES.groups, args, filters, base, info);
+    return rootPage(loaders, 'groups', t.groups, args, filters, base, info);
   },
 
   device: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.device.load(args.id),
@@ -107,13 +106,12 @@ export const Query = {
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { device: 'd.id' }, form);
     const rows = () => deviceFilters(knex, args, knex(`${t.devices.table} as d`));
-    // The walk tests every filter on each row it reads (README, design notes), so the scope decides.
+    // The walk tests every filter on each row it reads, so the scope decides.
     const read = await visibleRootList(rows, 'scope', visible, DEVICE_WALK, () => loaders.listScope);
     return pageOf({
       codec: loaders.codec,
       name: 'devices',
       spec: t.devices,
-      rules: PAGE_RULES.devices,
       args,
       filters,
       ...read,

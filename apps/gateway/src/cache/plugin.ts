@@ -28,7 +28,7 @@ import { loadTypeDefs } from '@fleetgraph/subgraph-kit';
 import type { UserContext } from '@fleetgraph/auth';
 import { canonicalJson, readCacheCommand, type CacheCommand, type CacheSettings } from './settings';
 import { currentEntry, type CacheStore } from './store';
-import type { CacheFront } from './front';
+import type { CacheFront } from '../engine';
 import { storedBody, storedResult } from './stored-json';
 
 /** The subgraph name the gateway serves itself (tools/compose composes it like the others). */

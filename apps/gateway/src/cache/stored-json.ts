@@ -1,7 +1,7 @@
 /**
  * A cache hit answered from the stored bytes: the stored `data` text goes into the response as it
  * is, without JSON.parse and re-serialisation (a quarter of a hit's CPU on the devices page).
- * So does a subgraph answer passed through (result-shaping/pass-through.ts), and a miss stores
+ * So does a subgraph answer passed through (engine/result-shaping/pass-through.ts), and a miss stores
  * that text as it is. The result carries `data` as a StoredJson; the server's stringifyResult
  * writes its text verbatim. Anything else that serialises it (JSON.stringify) gets the parsed
  * value through toJSON, so it is correct everywhere, and fast where it matters.

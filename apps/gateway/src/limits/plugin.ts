@@ -64,7 +64,7 @@ export function nestingPreHandler(limits: QueryLimits) {
     if (!error) return undefined;
     const { http: _http, ...extensions } = error.extensions;
     // As Apollo Server answers a request error: the current media type when the client takes it
-    // (keeping the 400), else application/json (which legacyJsonStatus turns into a 200).
+    // (keeping the 400), else application/json (which jsonMediaTypeStatus turns into a 200).
     const current = /application\/graphql-response\+json/.test(request.headers.accept ?? '');
     return reply
       .code(400)

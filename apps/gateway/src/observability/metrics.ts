@@ -29,7 +29,7 @@ export interface GatewayMetrics {
   subgraphFetch(subgraph: string, outcome: SubgraphFetchOutcome, seconds: number): void;
   /** A subgraph call answered by an identical call already in flight (data-source.ts). */
   subgraphCollapsed(subgraph: string): void;
-  /** A subgraph answer sent to the client as it came, checked but not rebuilt (result-shaping/pass-through.ts). */
+  /** A subgraph answer sent to the client as it came, checked but not rebuilt (engine/result-shaping/pass-through.ts). */
   subgraphPassedThrough(subgraph: string): void;
   /** One response-cache lookup (called by the response cache). */
   cacheLookup(result: CacheLookupResult): void;

@@ -5,7 +5,7 @@
  * projection around the point (meters; under 0.5 % error at 50 km), ordered and limited there.
  */
 import type { Knex } from 'knex';
-import { latBand, metersPerDegree } from '../geo/distance';
+import { latBand, metersPerDegree } from '../domain/distance';
 
 /** Segments are cut to at most this length at import; the box grows by half of it. */
 export const MAX_SEGMENT_M = 200;

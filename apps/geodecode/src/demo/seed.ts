@@ -3,7 +3,7 @@
  * npm run seed, the tests that need them).
  */
 import type { Knex } from 'knex';
-import { importStreets, parseStreetsGeoJson, type ImportSummary } from '../data/import';
+import { importStreets, parseStreetsGeoJson, type ImportSummary } from '../import/geojson';
 import { demoStreetsGeoJson } from './streets';
 
 /** True when geo.streets or geo.addresses already hold rows. */

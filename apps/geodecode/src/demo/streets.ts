@@ -5,7 +5,7 @@
  * Geometry approximates the real streets; house numbers are invented: every 30 m along each
  * named street, odd numbers 8 m to the left, even numbers 8 m to the right.
  */
-import { metersPerDegree } from '../geo/distance';
+import { metersPerDegree } from '../domain/distance';
 
 interface DemoStreet {
   name: string | null;

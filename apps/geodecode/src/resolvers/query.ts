@@ -1,6 +1,6 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import { checkArgs, type GeodecodeArgs } from '../geo/args';
-import { geodecode } from '../geo/geocoder';
+import { checkArgs, type GeodecodeArgs } from '../domain/args';
+import { geodecode } from '../domain/geocoder';
 import type { GeoLoaders } from '../loaders';
 
 export const Query = {

@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { SYSTEMS } from '../../migrations/20261123_001_maintenance';
+import { resolveVehicleReferences } from '@fleetgraph/visibility';
 import { isUuid } from '../loaders';
 
 type Kind = 'templates' | 'thresholds' | 'history';
@@ -201,13 +202,11 @@ async function importHistory(knex: Knex, data: Json): Promise<ImportOutcome> {
   if (!Array.isArray(list) || list.length === 0)
     return { ok: false, problems: [...problems, 'history: expected a non-empty array'] };
   if (problems.length > 0) return { ok: false, problems };
-  const refs = [...new Set(list.filter(isObject).map((h) => String(h.vehicle ?? '')))];
-  const vehicles: Array<{ id: string; vin: string | null; plate: string | null }> = await knex(
-    'fleet_contract.vehicles_v1',
-  )
-    .where('organization_id', org as string)
-    .where((q) => q.whereIn('id', refs.filter(isUuid)).orWhereIn('vin', refs).orWhereIn('plate', refs))
-    .select('id', 'vin', 'plate');
+  const vehicles = await resolveVehicleReferences(
+    knex,
+    list.filter(isObject).map((h) => String(h.vehicle ?? '')),
+    org as string,
+  );
   const templateIds = [
     ...new Set(
       list
@@ -230,14 +229,8 @@ async function importHistory(knex: Knex, data: Json): Promise<ImportOutcome> {
     if (!isUuid(id)) problems.push(`${p}.id: expected a uuid`);
     else if (ids.has(id.toLowerCase())) problems.push(`${p}.id: repeats an earlier record's id`);
     else ids.add(id.toLowerCase());
-    const ref = String(h.vehicle ?? '');
-    const matches = vehicles.filter((v) => v.id === ref.toLowerCase() || v.vin === ref || v.plate === ref);
-    if (matches.length === 0)
-      problems.push(
-        `${p}.vehicle: unknown vehicle ${JSON.stringify(h.vehicle)} (expected an id, VIN or plate of this organization)`,
-      );
-    else if (matches.length > 1)
-      problems.push(`${p}.vehicle: ${JSON.stringify(h.vehicle)} names several vehicles`);
+    const vehicle = vehicles.get(String(h.vehicle ?? ''));
+    if (vehicle && 'problem' in vehicle) problems.push(`${p}.vehicle: ${vehicle.problem}`);
     if (!isUuid(h.template) || !templateSet.has(h.template.toLowerCase()))
       problems.push(
         `${p}.template: unknown template ${JSON.stringify(h.template)} (a global or this organization's template id)`,
@@ -251,7 +244,7 @@ async function importHistory(knex: Knex, data: Json): Promise<ImportOutcome> {
       problems.push(`${p}.notes: expected a text of at most 2000 characters`);
     rows.push({
       id,
-      vehicle_id: matches[0]?.id,
+      vehicle_id: vehicle && 'found' in vehicle ? vehicle.found.id : undefined,
       template_id: h.template,
       mileage_km: h.mileage,
       done_at: date,

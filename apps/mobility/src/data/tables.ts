@@ -192,9 +192,3 @@ export const ANOMALY_SPEC = anomalySpec({
 });
 
 export const SEVERITY_RANK: Record<string, number> = { LOW: 1, MEDIUM: 2, HIGH: 3, CRITICAL: 4 };
-
-export const PAGE_RULES = {
-  anomalies: { defaultSize: 50, maxSize: 500 },
-  transactions: { defaultSize: 50, maxSize: 500 },
-  transactionAnomalies: { defaultSize: 20, maxSize: 100 },
-} as const;

@@ -11,8 +11,8 @@
  */
 import type { Knex } from 'knex';
 import type { DemoDataContext } from '@fleetgraph/subgraph-kit';
-import { detectTransactions } from '../detection/engine';
-import { RULE_CODES, THRESHOLDS } from '../detection/rules';
+import { detectTransactions } from '../domain/detection/engine';
+import { RULE_CODES, THRESHOLDS } from '../domain/detection/rules';
 
 export const isSeeded = async (knex: Knex) => (await knex('mobility.transactions').first('id')) !== undefined;
 

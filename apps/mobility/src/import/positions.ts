@@ -1,15 +1,15 @@
 /**
  * `npm run import -- mobility positions <file.csv>`: vehicle positions delivered late (provider
- * backfill, a device that was offline). CSV header: vehicleId,recordedAt,latitude,longitude[,source].
+ * backfill, a device that was offline). CSV header: vehicle,recordedAt,latitude,longitude[,source],
+ * the vehicle by id, VIN or plate (a `vehicleId` column of ids is read the same way).
  * All-or-nothing; then the position rule is re-evaluated for the vehicles and times concerned.
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
-import { reevaluate } from '../detection/engine';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { resolveVehicleReferences } from '@fleetgraph/visibility';
+import { reevaluate } from '../domain/detection/engine';
 
 export interface LatePosition {
   vehicleId: string;
@@ -27,27 +27,39 @@ export async function importPositions(
   const problems: string[] = [];
   const positions: LatePosition[] = [];
   const parser = createReadStream(file).pipe(parse({ bom: true, trim: true, info: true, columns: true }));
-  const known = new Set(
-    (await knex('fleet_contract.vehicles_v1').select('id')).map((v: { id: string }) => v.id),
-  );
+  const read: Array<{ position: LatePosition; reference: string; column: string; line: number }> = [];
   for await (const { record, info } of parser as AsyncIterable<{
     record: Record<string, string>;
     info: { lines: number };
   }>) {
     const at = (c: string) => `line ${info.lines}, ${c}`;
+    const column = record.vehicle !== undefined ? 'vehicle' : 'vehicleId';
     const p = {
-      vehicleId: record.vehicleId ?? '',
+      vehicleId: '',
       recordedAt: new Date(record.recordedAt ?? ''),
       latitude: Number(record.latitude),
       longitude: Number(record.longitude),
       source: record.source || 'BACKFILL',
     };
-    if (!UUID.test(p.vehicleId) || !known.has(p.vehicleId.toLowerCase()))
-      problems.push(`${at('vehicleId')}: no vehicle ${p.vehicleId}`);
+    if (record.vehicle !== undefined && record.vehicleId !== undefined)
+      problems.push(
+        `${at('vehicle')}: name the vehicle once, in \`vehicle\` (id, VIN or plate) or \`vehicleId\``,
+      );
     if (Number.isNaN(p.recordedAt.getTime())) problems.push(`${at('recordedAt')}: not an ISO 8601 date-time`);
     if (!(Math.abs(p.latitude) <= 90)) problems.push(`${at('latitude')}: must be between -90 and 90`);
     if (!(Math.abs(p.longitude) <= 180)) problems.push(`${at('longitude')}: must be between -180 and 180`);
-    positions.push({ ...p, vehicleId: p.vehicleId.toLowerCase() });
+    read.push({ position: p, reference: record.vehicle ?? record.vehicleId ?? '', column, line: info.lines });
+  }
+  // Every vehicle named the way every importer names one: id, VIN or plate, in one statement.
+  const vehicles = await resolveVehicleReferences(
+    knex,
+    read.map((r) => r.reference),
+  );
+  for (const { position, reference, column, line } of read) {
+    const answer = vehicles.get(reference);
+    if (answer && 'found' in answer) positions.push({ ...position, vehicleId: answer.found.id });
+    else
+      problems.push(`line ${line}, ${column}: ${answer?.problem ?? 'expected a vehicle id, VIN or plate'}`);
   }
   if (problems.length > 0) return { ok: false, problems };
   const summary = await addLatePositions(knex, positions, context.now);

@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Knex } from 'knex';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
-import { detectTransactions } from '../detection/engine';
+import { detectTransactions } from '../domain/detection/engine';
 import { deviceAt, loadFleetIndex, plateKey, type FleetIndex } from './fleet-index';
 
 export const COLUMNS = [

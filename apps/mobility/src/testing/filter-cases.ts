@@ -3,7 +3,7 @@
  * subgraph test and the gateway test, and the SQL that computes each case's rows independently.
  */
 import type { Knex } from 'knex';
-import { reviewAnomaly } from '../detection/engine';
+import { reviewAnomaly } from '../domain/detection/engine';
 import { NOW } from './dataset';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 /** Test helpers: transactions written straight into the mobility schema (detection run on them). */
 import type { Knex } from 'knex';
-import { detectTransactions } from '../detection/engine';
+import { detectTransactions } from '../domain/detection/engine';
 
 let counter = 0;
 

@@ -1,7 +1,7 @@
 /**
  * The applications the token endpoint authenticates, cached in this process for a few seconds: a
- * confidential client refreshing tokens no longer costs a query per request (0.23-0.41 ms of SSO
- * CPU and 0.25-0.29 ms of PostgreSQL per refresh, issue 15). Every change to an application,
+ * confidential client refreshing tokens costs no query per request, which would otherwise be a
+ * large share of a refresh's CPU and database time. Every change to an application,
  * by whatever process (pages, admin CLI, another SSO), is announced by the database
  * (migration 20261124_005) and drops the entry as soon as PostgreSQL delivers the
  * notification (milliseconds; this SSO's own edits invalidate synchronously): a rotated secret or

@@ -7,9 +7,9 @@
  *   trips and commits, not the SQL, were most of a refresh's cost);
  * - at most `maxInFlight` batches run at once (default 1); requests arriving meanwhile wait and
  *   leave together in the next batch, so an idle server sends a batch of one at once (no added
- *   latency) and a busy one sends larger batches. One batch at a time rather than two: PostgreSQL
- *   CPU per token 0.395 -> 0.295 ms at 8 in flight and 0.235 -> 0.181 ms at 32, throughput 1.01x
- *   and 1.08x (tools/bench/src/sso-peers.ts with BENCH_SSO_BASELINE, one interleaved run);
+ *   latency) and a busy one sends larger batches. One batch at a time rather than two: fewer,
+ *   larger batches cost PostgreSQL less CPU per token for the same throughput
+ *   (tools/bench/src/sso-peers.ts with BENCH_SSO_BASELINE compares them);
  * - each row rotates its token with a compare-and-set: marked rotated only if still unrotated,
  *   unrevoked, unexpired, bound to no client or to the requesting one, and its user exists and is
  *   not disabled. Only a row that matched records the new refresh token of the family, the new

@@ -1,6 +1,6 @@
 /** vehicle_data.vehicle_references: the project's own vehicle reference table, keyed by KBA and K-Type. */
 import type { Knex } from 'knex';
-import type { DecodeVinResult } from '../vin/decode';
+import type { DecodeVinResult } from '../domain/vin/decode';
 
 const COLUMNS = {
   id: 'id',

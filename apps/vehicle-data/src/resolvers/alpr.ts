@@ -1,6 +1,6 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import { recognizePlate, type AlprInput } from '../alpr/recognize';
-import type { VehicleDataLoaders } from '../services';
+import { recognizePlate, type AlprInput } from '../domain/alpr/recognize';
+import type { VehicleDataLoaders } from '../loaders';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 

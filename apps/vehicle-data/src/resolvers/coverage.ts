@@ -1,16 +1,10 @@
 import { badInput, pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { VehicleDataLoaders } from '../services';
+import type { VehicleDataLoaders } from '../loaders';
 import { decodeOneVin } from './vin';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 
-export const COVERAGE_PAGE_RULES = {
-  makes: { defaultSize: 50, maxSize: 200 },
-  models: { defaultSize: 50, maxSize: 500 },
-  vehicles: { defaultSize: 100, maxSize: 1000 },
-  blacklists: { defaultSize: 50, maxSize: 200 },
-} as const;
 const MAX_VINS = 50;
 
 const makesSpec: TableSpec = {
@@ -76,7 +70,6 @@ export const coverageQueries = {
       codec: loaders.codec,
       name: 'coverageMakes',
       spec: makesSpec,
-      rules: COVERAGE_PAGE_RULES.makes,
       args,
       filters: { name: args.name },
       base,
@@ -93,7 +86,6 @@ export const coverageQueries = {
       codec: loaders.codec,
       name: 'coverageModels',
       spec: modelsSpec,
-      rules: COVERAGE_PAGE_RULES.models,
       args,
       filters: { makes: args.makes },
       base,
@@ -140,7 +132,6 @@ export const coverageQueries = {
       codec: loaders.codec,
       name: 'coverageVehicles',
       spec: vehiclesSpec,
-      rules: COVERAGE_PAGE_RULES.vehicles,
       args,
       filters,
       base,
@@ -170,7 +161,6 @@ export const coverageQueries = {
       codec: loaders.codec,
       name: 'coverageBlacklists',
       spec: blacklistsSpec,
-      rules: COVERAGE_PAGE_RULES.blacklists,
       args,
       filters,
       base,

@@ -1,8 +1,8 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import { decodeDtcs } from '../dtc/decode';
-import type { VehicleDataLoaders } from '../services';
-import { validateVin } from '../vin/validate';
-import { wmiOf } from '../vin/wmi';
+import { decodeDtcs } from '../domain/dtc/decode';
+import type { VehicleDataLoaders } from '../loaders';
+import { validateVin } from '../domain/vin/validate';
+import { wmiOf } from '../domain/vin/wmi';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 

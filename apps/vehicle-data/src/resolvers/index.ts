@@ -1,5 +1,5 @@
 import type { Resolvers } from '@fleetgraph/subgraph-kit';
-import type { VehicleDataLoaders } from '../services';
+import type { VehicleDataLoaders } from '../loaders';
 import { dtcQueries } from './dtc';
 import { vinQueries } from './vin';
 import { coverageQueries } from './coverage';

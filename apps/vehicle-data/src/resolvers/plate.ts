@@ -1,6 +1,6 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import { decodePlate } from '../plate/resolve';
-import type { VehicleDataLoaders } from '../services';
+import { decodePlate } from '../domain/plate/resolve';
+import type { VehicleDataLoaders } from '../loaders';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 

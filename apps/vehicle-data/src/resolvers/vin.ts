@@ -2,10 +2,10 @@ import { badInput } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { deviceVin } from '../data/fleet';
 import { fillMissing, findReference, referenceFields } from '../data/references';
-import type { VehicleDataLoaders } from '../services';
-import { decodeVinStructure, type DecodeVinResult } from '../vin/decode';
-import { assertCheckDigit, isNorthAmerican, normalizeVin, validateVin } from '../vin/validate';
-import { VIN_REGIONS, type VinRegion } from '../vin/wmi';
+import type { VehicleDataLoaders } from '../loaders';
+import { decodeVinStructure, type DecodeVinResult } from '../domain/vin/decode';
+import { assertCheckDigit, isNorthAmerican, normalizeVin, validateVin } from '../domain/vin/validate';
+import { VIN_REGIONS, type VinRegion } from '../domain/vin/wmi';
 
 type Ctx = SubgraphContext<VehicleDataLoaders>;
 

@@ -1,0 +1,70 @@
+import { from, uuidsOnly, type PageArgs } from '@fleetgraph/paging';
+import { visibleDevices } from '@fleetgraph/visibility';
+import { rootPage } from '../list';
+import {
+  account,
+  device,
+  nested,
+  ownOrganization,
+  vehicle,
+  type Ctx,
+  type Row,
+} from '../../data/services/kit';
+import { alertFeedbacks, alertTemplates } from '../../data/services/alerts/tables';
+
+type FeedbackArgs = PageArgs & {
+  alertIds?: string[] | null;
+  language?: string | null;
+  status?: string | null;
+};
+
+/** The state of a device without alerts. */
+const noAlerts = () => ({
+  activeCount: 0,
+  criticalCount: 0,
+  totalCount: 0,
+  highestActiveSeverity: null,
+  activeTypes: [],
+  lastAlertAt: null,
+});
+
+export const alertResolvers = {
+  Query: {
+    alertTemplate: (_: unknown, args: { id: string }, { loaders }: Ctx) =>
+      loaders.services.alertTemplate.load(args.id),
+
+    alertTemplates(_: unknown, args: PageArgs, { loaders }: Ctx) {
+      const { knex, viewer } = loaders;
+      const base = from(knex, alertTemplates).whereRaw(ownOrganization(knex, 'at', viewer));
+      return rootPage(loaders, 'alertTemplates', alertTemplates, args, {}, base);
+    },
+
+    alertFeedbacks(_: unknown, args: FeedbackArgs, { loaders }: Ctx) {
+      const { knex, viewer } = loaders;
+      const filters = { alertIds: args.alertIds, language: args.language, status: args.status };
+      const base = from(knex, alertFeedbacks).whereIn(
+        'vf.alert_id',
+        knex('fleet.vehicle_alerts as va')
+          .select('va.id')
+          .whereIn('va.device_id', visibleDevices(knex, viewer)),
+      );
+      if (args.alertIds) base.whereIn('vf.alert_id', uuidsOnly(args.alertIds));
+      if (args.language) base.where('vf.language', args.language);
+      if (args.status) base.where('vf.status', args.status);
+      return rootPage(loaders, 'alertFeedbacks', alertFeedbacks, args, filters, base);
+    },
+  },
+  Group: { alerts: nested('groupAlerts') },
+  Device: {
+    alerts: nested('deviceAlerts'),
+    async alertsState(row: Row, _: unknown, { loaders }: Ctx) {
+      return (await loaders.services.alertsState.load(String(row.id))) ?? noAlerts();
+    },
+  },
+  AlertTemplate: { attachments: nested('templateAttachments') },
+  VehicleAlert: { device: device('deviceId'), vehicle: vehicle('vehicleId') },
+  VehicleAlertFeedback: {
+    alert: (row: Row, _: unknown, { loaders }: Ctx) => loaders.services.alert.load(String(row.alertId)),
+    author: account('accountId'),
+  },
+};

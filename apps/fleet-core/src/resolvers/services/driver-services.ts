@@ -1,0 +1,20 @@
+import { from, type PageArgs } from '@fleetgraph/paging';
+import { rootPage } from '../list';
+import { escapeLike, nested, ownOrganization, type Ctx } from '../../data/services/kit';
+import { driverServices } from '../../data/services/driver-services/tables';
+
+export const driverServiceResolvers = {
+  Query: {
+    driverService: (_: unknown, args: { id: string }, { loaders }: Ctx) =>
+      loaders.services.driverService.load(args.id),
+
+    driverServices(_: unknown, args: PageArgs & { label?: string | null }, { loaders }: Ctx) {
+      const { knex, viewer } = loaders;
+      const base = from(knex, driverServices).whereRaw(ownOrganization(knex, 'dsv', viewer));
+      if (args.label != null) base.whereILike('dsv.label', `%${escapeLike(args.label)}%`);
+      const filters = { label: args.label };
+      return rootPage(loaders, 'driverServices', driverServices, args, filters, base);
+    },
+  },
+  DriverService: { workshops: nested('driverServiceWorkshops') },
+};

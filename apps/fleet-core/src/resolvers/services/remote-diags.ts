@@ -1,0 +1,5 @@
+import { nested } from '../../data/services/kit';
+
+export const remoteDiagResolvers = {
+  Device: { remoteDiags: nested('deviceRemoteDiags') },
+};

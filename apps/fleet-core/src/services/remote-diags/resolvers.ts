@@ -1,5 +1,0 @@
-import { nested } from '../kit';
-
-export const remoteDiagResolvers = {
-  Device: { remoteDiags: nested('deviceRemoteDiags') },
-};

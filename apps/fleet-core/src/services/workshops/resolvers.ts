@@ -1,9 +1,0 @@
-import { nested, type Ctx, type Row } from '../kit';
-
-/** The workshop of a row with a `workshopId` (bookings, onboarding distributors). */
-export const workshopOf = (row: Row, _: unknown, { loaders }: Ctx) =>
-  row.workshopId ? loaders.services.workshop.load(String(row.workshopId)) : null;
-
-export const workshopResolvers = {
-  Account: { workshops: nested('accountWorkshops') },
-};

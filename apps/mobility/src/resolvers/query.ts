@@ -1,0 +1,10 @@
+/** The root fields of the mobility subgraph. */
+import { anomaliesQuery } from './anomalies';
+import { transaction, type Args, type Ctx, type Info } from './common';
+
+export const queryResolvers = {
+  mobilityTransaction: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
+    transaction(loaders, String(args.id), info),
+  mobilityTransactionAnomalies: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
+    anomaliesQuery(loaders, args, info),
+};
