@@ -250,7 +250,8 @@ export function copyPackageClosure(
  * Files no running service reads: type declarations, source maps, Markdown, and what a native
  * addon's compilation leaves beside its binary (objects, the C sources it was built from).
  */
-const NOT_AT_RUN_TIME = /(\.d\.[cm]?ts|\.map|\.md|\.markdown)$|\/build\/Release\/(obj|obj\.target|\.deps)$|\/build\/Release\/test_extension\.node$|\/better-sqlite3\/(deps|src)$/i;
+const NOT_AT_RUN_TIME =
+  /(\.d\.[cm]?ts|\.map|\.md|\.markdown)$|\/build\/Release\/(obj|obj\.target|\.deps)$|\/build\/Release\/test_extension\.node$|\/better-sqlite3\/(deps|src)$/i;
 
 function resolvePackageDir(name: string, startDir: string, root: string): string | undefined {
   for (let dir = startDir; ; dir = dirname(dir)) {

@@ -69,8 +69,6 @@ function sharedEnv(app: string): Record<string, string> {
     LOG_LEVEL: 'warn',
     DATABASE_MIGRATIONS: 'wait',
     DATABASE_URL: appDatabaseUrl(app),
-    // Reads go to the hot standby where the service supports a read pool.
-    DATABASE_READ_URL: appDatabaseUrl(app, 'postgres-standby'),
     REDIS_URL: 'redis://redis:6379',
     SSO_ISSUER: `http://localhost:${SSO_PORT}`,
     SSO_JWKS_URL: `http://haproxy:${SSO_PORT}/.well-known/jwks.json`,
@@ -97,6 +95,9 @@ const filesDir = (m: Manifest) => ({ [`${m.envPrefix}_FILES_DIR`]: `${FILES_ROOT
 
 /** What a subgraph's code reads at start: its secrets and the folder of its files. */
 const subgraphEnv = (m: Manifest) => ({
+  // A subgraph's read-only statements go to the hot standby (its read pool); the SSO and the
+  // gateway write or LISTEN, which only the primary can do.
+  DATABASE_READ_URL: appDatabaseUrl(m.name, 'postgres-standby'),
   ...filesDir(m),
   ...Object.fromEntries(Object.keys(m.secrets ?? {}).map((name) => [name, ref(name)])),
 });
