@@ -40,7 +40,7 @@ RUN node --import tsx tools/containers/src/bundle-main.ts --node-modules \
  && find apps libs tools/subgraphs -type f ! -name '*.ts' ! -path '*/node_modules/*' -print0 \
     | tar --null -cf - -T - | tar -xf - -C /runtime \
  && cp nx.json supergraph.graphql /runtime/ \
- && cp -r dist/workspace/. /runtime/ && rm -rf dist/workspace \
+ && if [ -d dist/workspace ]; then cp -r dist/workspace/. /runtime/ && rm -rf dist/workspace; fi \
  && mv dist/node_modules dist/package.json /runtime/ && mv dist /runtime/dist
 ENV NODE_ENV=production HOST=0.0.0.0 NODE_OPTIONS=--max-semi-space-size=64
 USER node

@@ -12,7 +12,7 @@
  * registered in the bundle under their workspace paths (libs/subgraph-kit dependency-manifest.ts).
  */
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { repoRoot } from '@fleetgraph/service-kit';
@@ -46,10 +46,17 @@ export async function bundleEntries(root: string = repoRoot): Promise<BundleEntr
   ];
 }
 
-/** Worker modules an app starts by URL (`new URL('./x-worker.js', import.meta.url)`). */
+/**
+ * Worker modules an app starts by URL (`new URL('./x-worker.js', import.meta.url)`): by
+ * convention, the files named `*-worker.ts` under its src folder.
+ */
 function workersOf(root: string, appDir: string): string[] {
-  const candidates = ['src/alpr/reader-worker.ts'];
-  return candidates.map((c) => join(appDir, c)).filter((p) => existsSync(join(root, p)));
+  const src = join(root, appDir, 'src');
+  if (!existsSync(src)) return [];
+  return (readdirSync(src, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('-worker.ts'))
+    .map((file) => join(appDir, 'src', file))
+    .sort();
 }
 
 /** Packages from the registry stay external; the workspace's own (`@fleetgraph/*`) are bundled. */
