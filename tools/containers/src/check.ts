@@ -248,8 +248,8 @@ async function checkStandbyReads(token: string): Promise<Outcome> {
     pageId = answer.body.data.devices.next;
     pages++;
   } while (pageId);
-  // cumulative statistics reach the shared view within a second
-  await delay(1500);
+  // A backend publishes its statistics once idle for 10 s (PostgreSQL 15's cumulative statistics).
+  await delay(11_000);
   const after = { primary: committed('postgres'), standby: committed('postgres-standby') };
   const standby = after.standby - before.standby;
   const primary = after.primary - before.primary;
