@@ -282,7 +282,7 @@ export function renderHaproxy(manifests: Manifest[]): string {
     '  option httpchk GET /healthz',
     '  http-check expect status 200',
     // Docker's DNS: a replica restarted with a new address is found again.
-    '  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions resolvers docker init-addr last,libc,none',
+    '  default-server inter 1s fall 2 rise 2 resolvers docker init-addr last,libc,none',
     '',
     'resolvers docker',
     '  nameserver dns 127.0.0.11:53',
