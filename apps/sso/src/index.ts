@@ -13,7 +13,7 @@ export {
   type NewApplication,
 } from './data/applications';
 export { runAdminCommand, UsageError, type AdminOptions } from './admin/commands';
-export { rotateSigningKey, ROTATION_DELAY_SECONDS } from './keys';
+export { ensureSigningKey, rotateSigningKey, sealStoredKeys, ROTATION_DELAY_SECONDS } from './keys';
 export { serverMetadata } from './routes/discovery';
 export { createKeyCipher, keyCipherOf } from './key-encryption';
 // The parts of a refresh the benchmark's SSO floor (tools/bench/src/sso-floor.ts) does with no

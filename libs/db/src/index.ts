@@ -9,7 +9,15 @@ export {
   type KnexOptions,
 } from './knex';
 export { isDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS } from './availability';
-export { migrateSchema, type Migration, type Migrations } from './migrate';
+export {
+  migrateSchema,
+  migrationMode,
+  pendingMigrations,
+  waitForMigrations,
+  type MigrationMode,
+  type Migration,
+  type Migrations,
+} from './migrate';
 export { startEmbeddedPostgres, EMBEDDED_DEFAULT_PORT, type EmbeddedDatabase } from './embedded';
 export { embeddedPasswordFile, readEmbeddedPassword } from './embedded-password';
 export { embeddedBinaries, serverUser } from './embedded-server';

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createKnex, type Knex } from './knex';
-import { migrateSchema, type Migrations } from './migrate';
+import {
+  migrateSchema,
+  migrationMode,
+  pendingMigrations,
+  waitForMigrations,
+  type Migrations,
+} from './migrate';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 let database: TestDatabase;
@@ -52,4 +58,44 @@ test('a failing migration is rolled back and stops the run', async () => {
   assert.ok(!applied.includes('002_broken'), 'the broken migration is not recorded');
   const broken = await knex.raw("select to_regclass('f.broken') as t");
   assert.equal(broken.rows[0].t, null);
+});
+
+test('DATABASE_MIGRATIONS is run by default, wait on request, anything else an error', () => {
+  assert.equal(migrationMode({}), 'run');
+  assert.equal(migrationMode({ DATABASE_MIGRATIONS: 'wait' }), 'wait');
+  assert.throws(() => migrationMode({ DATABASE_MIGRATIONS: 'maybe' }), /run or wait/);
+});
+
+test('a replica told to wait returns once another process applied every migration it knows', async () => {
+  const list: Migrations = {
+    '001_create': { up: async (k: Knex) => void (await k.raw('create table w.things (id int)')) },
+  };
+  assert.deepEqual(await pendingMigrations(knex, 'w', list), ['001_create'], 'no schema yet');
+  let clock = 0;
+  let polls = 0;
+  const waiting = waitForMigrations(knex, 'w', list, {
+    now: () => clock,
+    sleep: async () => {
+      polls++;
+      clock += 500;
+      // the migrations job runs while the replica waits
+      if (polls === 2) await migrateSchema(knex, 'w', list);
+    },
+  });
+  await waiting;
+  assert.ok(polls >= 2);
+  assert.deepEqual(await pendingMigrations(knex, 'w', list), []);
+});
+
+test('waiting ends in an error naming what is pending when no job applies it', async () => {
+  let clock = 0;
+  const list: Migrations = { '001_never': { up: async () => {} } };
+  await assert.rejects(
+    waitForMigrations(knex, 'never', list, {
+      timeoutMs: 2000,
+      now: () => clock,
+      sleep: async () => void (clock += 500),
+    }),
+    /schema never: migrations still pending \(001_never\)/,
+  );
 });

@@ -143,6 +143,11 @@ export async function provisionAppRoles(
   knex: Knex,
   adminUrl: string,
   specs: AppRoleSpec[],
+  /**
+   * Each app's password by app name, when the apps are started by someone else who already holds
+   * it (the containers' migrations job); an app missing here gets a fresh random one.
+   */
+  passwords: Record<string, string> = {},
 ): Promise<ProvisionedRoles> {
   const prefix = rolePrefix(databaseOf(adminUrl));
   const owners = ownersBySchema(specs);
@@ -150,7 +155,7 @@ export async function provisionAppRoles(
   const urls: Record<string, string> = {};
   for (const spec of specs) {
     const role = roleName(prefix, spec.app);
-    const password = randomBytes(24).toString('base64url');
+    const password = passwords[spec.app] ?? randomBytes(24).toString('base64url');
     await ensureRole(knex, role, password);
     roles[spec.app] = role;
     urls[spec.app] = urlFor(adminUrl, role, password);

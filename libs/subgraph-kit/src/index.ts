@@ -20,7 +20,7 @@ export {
   type Env,
 } from './manifest';
 export { runSubgraph } from './main';
-export { dependencyManifest } from './dependency-manifest';
+export { dependencyManifest, importManifestModule } from './dependency-manifest';
 export { lazyFields, type Made, type Makers } from './lazy-fields';
 export { listFields, listProjection, objectProjection, selectedFields } from './selection';
 export {

@@ -14,7 +14,7 @@ export function curlCommands(urls: Platform['urls']): string {
   ].join('\n');
 }
 
-export function banner(platform: Platform): string {
+export function banner(platform: Pick<Platform, 'urls' | 'embeddedDatabase'>): string {
   const { urls } = platform;
   return [
     '',

@@ -200,7 +200,7 @@ function explorerEnvironment(env: Env, secrets: ReturnType<typeof loadDevSecrets
 }
 
 /** Migrates every schema, seeds the demo data when asked, registers the explorer; true when seeded. */
-async function prepareDatabase(
+export async function prepareDatabase(
   databaseUrl: string,
   units: SubgraphUnit[],
   explorerEnv: Env,

@@ -11,9 +11,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { repoRoot } from '@fleetgraph/service-kit';
-import type { SubgraphManifest } from '@fleetgraph/subgraph-kit';
+import { importManifestModule, type SubgraphManifest } from '@fleetgraph/subgraph-kit';
 
 export const SUBGRAPH_TAG = 'type:subgraph';
 
@@ -43,12 +42,13 @@ export function subgraphProjects(root: string = repoRoot): SubgraphProject[] {
 }
 
 /** Imports one project's manifest (its default export). */
-export async function loadManifest(project: SubgraphProject): Promise<SubgraphManifest<any>> {
-  if (!existsSync(project.manifestPath))
-    throw new Error(`subgraph ${project.project}: no manifest at ${project.manifestPath}`);
-  const module = (await import(pathToFileURL(project.manifestPath).href)) as {
-    default?: SubgraphManifest<any>;
-  };
+export async function loadManifest(
+  project: SubgraphProject,
+  root: string = repoRoot,
+): Promise<SubgraphManifest<any>> {
+  const module = await importManifestModule(project.manifestPath, root).catch((error: Error) => {
+    throw new Error(`subgraph ${project.project}: ${error.message}`);
+  });
   if (!module.default?.name)
     throw new Error(
       `subgraph ${project.project}: ${project.manifestPath} has no default export from defineSubgraph`,
@@ -65,7 +65,7 @@ export interface SubgraphUnit {
 /** Every subgraph with its manifest, dependencies before dependants, then by name. */
 export async function loadSubgraphUnits(root: string = repoRoot): Promise<SubgraphUnit[]> {
   const projects = subgraphProjects(root);
-  const manifests = await Promise.all(projects.map(loadManifest));
+  const manifests = await Promise.all(projects.map((project) => loadManifest(project, root)));
   checkUnique(manifests);
   const projectOf = new Map(manifests.map((m, i) => [m, projects[i] as SubgraphProject]));
   return orderByDependencies(manifests).map((manifest) => ({
@@ -88,7 +88,7 @@ export async function subgraphManifest(
   // being written at the same time cannot break a test that needs just this one.
   const conventional = subgraphProjects(root).find((p) => p.dir.endsWith(`/apps/${name}`));
   if (conventional) {
-    const manifest = await loadManifest(conventional);
+    const manifest = await loadManifest(conventional, root);
     if (manifest.name === name) return manifest;
   }
   const found = (await loadSubgraphManifests(root)).find((m) => m.name === name);
