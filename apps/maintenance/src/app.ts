@@ -3,8 +3,6 @@
  * computed from fleet-core's contract (odometer readings, trips). buildApp returns the Fastify
  * instance; main.ts only reads config, listens and shuts down.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgraph-kit';

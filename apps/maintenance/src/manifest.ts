@@ -1,6 +1,4 @@
 /** maintenance's manifest: service schedules, history and computed upcoming work; owns the `maintenance` schema. */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineSubgraph } from '@fleetgraph/subgraph-kit';
 import { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 import { loadMaintenanceConfig } from './config';
