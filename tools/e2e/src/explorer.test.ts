@@ -121,7 +121,9 @@ describe(
           return response.CodeMirror.getValue();
         })) as string,
       );
-      assert.deepEqual(shown, { data: { account: { email: DEMO_EMAIL } } });
+      // The answer, with the cost report every charged answer carries.
+      assert.deepEqual(shown.data, { account: { email: DEMO_EMAIL } });
+      assert.equal(typeof shown.extensions?.cost?.requestedQueryCost, 'number');
 
       // GraphiQL sent the signed-in user's token; it works outside the browser too.
       assert.equal(bearerTokens.size, 1, 'one access token, sent as Authorization: Bearer');
