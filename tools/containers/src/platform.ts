@@ -74,8 +74,11 @@ export function run(command: string, args: string[], options: { quiet?: boolean 
   });
 }
 
-export const compose = (args: string[], options: { quiet?: boolean } = {}) =>
-  run('docker-compose', ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', ENV_FILE, ...args], options);
+/** docker-compose on the platform's file; the secrets file is made first, as compose reads it. */
+export async function compose(args: string[], options: { quiet?: boolean } = {}): Promise<string> {
+  await ensureSecrets();
+  return run('docker-compose', ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', ENV_FILE, ...args], options);
+}
 
 export const urls: Platform['urls'] = {
   gateway: `http://localhost:${GATEWAY_PORT}`,
