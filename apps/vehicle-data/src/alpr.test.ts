@@ -161,9 +161,10 @@ describe('alpr within bounds: picture size, time budget, queue, and the rest of 
     order.push('decodeVin');
     assert.equal(vin.errors, undefined);
     const answers = await Promise.all(readings);
-    // The refusal comes at once; decodeVin is answered before the queued reading (it never waits
-    // for the picture queue; on a loaded machine the reading in the thread may finish first).
-    assert.equal(order[0], 'busy', order.join(', '));
+    // decodeVin never waits for the picture queue: it is answered before the queued reading (on a
+    // loaded machine the reading in the thread may finish first, and the refusal of the third
+    // picture may come after decodeVin, as its header is read first).
+    assert.equal(order.filter((o) => o === 'busy').length, 1, order.join(', '));
     assert.ok(order.indexOf('decodeVin') < order.lastIndexOf('alpr'), order.join(', '));
     const read2 = answers.filter((res) => !res.errors);
     assert.equal(read2.length, 2, 'one reading in a thread, one waiting: both answered');
