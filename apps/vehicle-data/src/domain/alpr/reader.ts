@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { GraphQLError } from 'graphql';
 import { RequestAbandoned } from '@fleetgraph/db';
+import { SERVICE_NODE_FLAGS } from '@fleetgraph/service-kit';
 import type { AlprInput, PlateReading } from './read';
 import { READY, type ReadAnswer, type ReadRequest } from './reader-protocol';
 
@@ -42,12 +43,22 @@ const EXTENSION = extname(fileURLToPath(import.meta.url));
 const WORKER_FILE = new URL(`./reader-worker${EXTENSION}`, import.meta.url);
 
 /**
+ * The process's flags a thread may take: a thread refuses V8 and per-process flags (the
+ * services' own, SERVICE_NODE_FLAGS, which `npm start` and `--processes` pass) and would fail to
+ * start; the test runner's flags are not for it either.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const perProcess = new Set(SERVICE_NODE_FLAGS.map((flag) => flag.split('=')[0]));
+  return execArgv.filter((flag) => !flag.startsWith('--test') && !perProcess.has(flag.split('=')[0]!));
+}
+
+/**
  * A reader thread. Built, the worker file is JavaScript and starts as it is; run from TypeScript
  * (tsx), the worker registers tsx's loader in its own thread before importing its file, since Node
  * applies loader hooks registered by flags in the main thread to a worker's own imports only.
  */
 function startWorker(): Worker {
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--test'));
+  const execArgv = workerExecArgv(process.execArgv);
   if (EXTENSION !== '.ts') return new Worker(WORKER_FILE, { execArgv });
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE.href)}); })`;
   return new Worker(boot, { eval: true, execArgv });
