@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { NO_BUDGETS } from '@fleetgraph/testing';
 import { stubbedGateways, type StubbedGateways } from './stub-subgraph.test-support';
 import { memoryStore, redisStore, type RedisPersistedQueryStore } from './persisted-queries/apq';
 
@@ -83,9 +84,7 @@ for (const store of ['memory', 'Redis'] as const) {
       app = await stubs.gateway(
         {
           REDIS_URL,
-          RATE_LIMIT_PER_MINUTE: '0',
-          COST_BUDGET_PER_MINUTE: '0',
-          COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
+          ...NO_BUDGETS,
         },
         { persistedQueryStore: redisApq },
       );

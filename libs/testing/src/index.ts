@@ -4,6 +4,7 @@ export { startFaultProxy, type FaultProxy } from './fault-proxy';
 export { assertNoStatistics, commitWhileSecondWaits, explainNodes, rowsRead, type PlanNode } from './plans';
 export { allPages, type PageRead } from './pages';
 export { seededRandom } from './random';
+export { NO_BUDGETS, WHOLE_SCHEMA_LIMITS } from './gateway-limits';
 export { metricSample } from './metrics';
 export { freePort } from './ports';
 export { scratchDir } from './scratch';

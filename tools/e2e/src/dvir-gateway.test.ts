@@ -22,7 +22,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { postGraphQL } from '@fleetgraph/testing';
+import { postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { fullSelection, requiredArgs, type SelectionRules } from './schema-walk';
 import { startStack, type Stack } from './stack';
@@ -95,15 +95,7 @@ async function gateway(token: string, query: string, variables: Record<string, u
 }
 
 before(async () => {
-  stack = await startStack('e2e_dvir_gateway', {
-    MAX_TOKENS: '100000',
-    MAX_COST: '100000000',
-    MAX_DEPTH: '40',
-    MAX_ALIASES: '1000',
-    RATE_LIMIT_PER_MINUTE: '0',
-    COST_BUDGET_PER_MINUTE: '0',
-    COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
-  });
+  stack = await startStack('e2e_dvir_gateway', WHOLE_SCHEMA_LIMITS);
   dvirUrl = stack.platform.urls.subgraphs['dvir']!;
   tokens.demo = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
   tokens.other = await stack.login(OTHER_ORG_EMAIL, DEMO_PASSWORD);

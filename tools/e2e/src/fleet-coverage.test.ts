@@ -25,7 +25,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { postGraphQL } from '@fleetgraph/testing';
+import { postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@fleetgraph/seed';
 import { fullSelection, isPaged, requiredArgs, type SelectionRules } from './schema-walk';
 import { startStack, type Stack } from './stack';
@@ -59,15 +59,7 @@ let demoAnswers: Answers;
 before(async () => {
   // Whole-schema documents are far larger than a client's: lift the gateway's size limits (the
   // limits have their own tests).
-  stack = await startStack('e2e_fleet_coverage', {
-    MAX_TOKENS: '100000',
-    MAX_COST: '100000000',
-    MAX_DEPTH: '40',
-    MAX_ALIASES: '1000',
-    RATE_LIMIT_PER_MINUTE: '0',
-    COST_BUDGET_PER_MINUTE: '0',
-    COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
-  });
+  stack = await startStack('e2e_fleet_coverage', WHOLE_SCHEMA_LIMITS);
   fleetUrl = stack.platform.urls.subgraphs['fleet-core']!;
   tokens.demo = await stack.login(DEMO_EMAIL, DEMO_PASSWORD);
   tokens.other = await stack.login(OTHER_ORG_EMAIL, DEMO_PASSWORD);

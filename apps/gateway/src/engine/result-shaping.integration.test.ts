@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { injectGraphQL, metricSample } from '@fleetgraph/testing';
+import { injectGraphQL, metricSample, NO_BUDGETS } from '@fleetgraph/testing';
 import { compiledShapingInstalled } from './result-shaping/install';
 import { stubbedGateways, type StubbedGateways } from '../stub-subgraph.test-support';
 
@@ -41,9 +41,7 @@ const passedThrough = async (app: Awaited<ReturnType<StubbedGateways['gateway']>
 test('a single-fetch answer with exactly the fields asked is sent as the subgraph wrote it', async () => {
   // No budgets: their report in extensions.cost would follow the data.
   const app = await stubs.gateway({
-    RATE_LIMIT_PER_MINUTE: '0',
-    COST_BUDGET_PER_MINUTE: '0',
-    COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
+    ...NO_BUDGETS,
   });
   const token = await stubs.issuer.token({ uid: 'passing', email: 'passing@example.test' });
   const response = await app.inject({
