@@ -47,18 +47,18 @@ export interface SubgraphBuildOptions {
   revocations?: RevocationList;
 }
 
-export interface SubgraphDefinition<L> {
+export interface SubgraphDefinition<R> {
   /** PostgreSQL schema owned by the subgraph, and its migrations */
   dbSchema: string;
   migrations: Migrations;
   /** folder of the subgraph's *.graphql files */
   schemaDir: string;
-  resolvers: Resolvers<L>;
+  resolvers: Resolvers<R>;
   /**
-   * A request's loaders. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
+   * A request's reader. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
    * write through it.
    */
-  createLoaders(knex: Knex, user: UserContext): L;
+  createReader(knex: Knex, user: UserContext): R;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
   /** PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings). */
@@ -67,9 +67,9 @@ export interface SubgraphDefinition<L> {
   onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
 }
 
-export async function createSubgraphApp<L>(
+export async function createSubgraphApp<R>(
   config: SubgraphConfig & { databaseUrl: string },
-  definition: SubgraphDefinition<L>,
+  definition: SubgraphDefinition<R>,
   options: SubgraphBuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = createServer({
@@ -111,7 +111,7 @@ export async function createSubgraphApp<L>(
     await definition.onStart?.(app, knex);
     app.addReadinessCheck('database', () => ping(knex));
     if (pools.separateReads) app.addReadinessCheck('database-reads', () => ping(reads));
-    await registerSubgraph<L>(app, {
+    await registerSubgraph<R>(app, {
       typeDefs: loadTypeDefs(definition.schemaDir),
       resolvers: definition.resolvers,
       verifier: createTokenVerifier({
@@ -120,7 +120,7 @@ export async function createSubgraphApp<L>(
         jwks: options.jwks ?? config.jwksUrl,
         ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
-      createLoaders: (user, signal) => definition.createLoaders(knexFor(reads, signal), user),
+      createReader: (user, signal) => definition.createReader(knexFor(reads, signal), user),
       ...(config.limits ? { limits: config.limits } : {}),
       ...(config.overload ? { overload: config.overload } : {}),
       ...(options.eventLoopDelay ? { eventLoopDelay: options.eventLoopDelay } : {}),

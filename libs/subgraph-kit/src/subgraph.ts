@@ -4,7 +4,8 @@
  *
  * Every request to /graphql must carry a valid access token: the subgraph verifies it itself
  * (cached per token), so a direct call is held to the same rules as one through the gateway.
- * Loaders are created per request, so entity lookups within one request are batched.
+ * A reader (the viewer, its connection and batched loaders) is created per request, so entity
+ * lookups within one request are batched.
  * Before execution, argument values over the input limits (input-limits.ts: lists of more than
  * MAX_LIST_ITEMS items, strings with U+0000, too many `_entities` representations) are refused
  * with BAD_USER_INPUT.
@@ -52,22 +53,22 @@ function sharedScalarsOf(typeDefs: DocumentNode): Record<string, unknown> {
   );
 }
 
-export interface SubgraphContext<L = unknown> {
+export interface SubgraphContext<R = unknown> {
   user: UserContext;
-  loaders: L;
+  reader: R;
   requestId: string;
   log: FastifyRequest['log'];
   /** Aborted when the caller stops waiting (the gateway's timeout, its client gone). */
   signal: AbortSignal;
 }
 
-export type Resolvers<L = unknown> = GraphQLResolverMap<SubgraphContext<L>>;
+export type Resolvers<R = unknown> = GraphQLResolverMap<SubgraphContext<R>>;
 
-export interface SubgraphOptions<L> {
+export interface SubgraphOptions<R> {
   typeDefs: DocumentNode;
-  resolvers: Resolvers<L>;
-  /** The request's loaders; their statements stop when `signal` fires (libs/db knexFor). */
-  createLoaders: (user: UserContext, signal: AbortSignal) => L;
+  resolvers: Resolvers<R>;
+  /** The request's reader (viewer, connection, loaders); its statements stop when `signal` fires (libs/db knexFor). */
+  createReader: (user: UserContext, signal: AbortSignal) => R;
   verifier: TokenVerifier;
   path?: string;
   /** Maximum query depth accepted (defence in depth; the gateway enforces its own limits). */
@@ -110,7 +111,7 @@ function abandonedSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export async function registerSubgraph<L>(app: FastifyInstance, options: SubgraphOptions<L>): Promise<void> {
+export async function registerSubgraph<R>(app: FastifyInstance, options: SubgraphOptions<R>): Promise<void> {
   // The declared page sizes and weights (`@paged`, `@cost`): enforced on the paged fields, and
   // the cost estimate of the limits below.
   const costs = fieldCostsOf(options.typeDefs);
@@ -186,12 +187,12 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
       // A query seen once more is compiled by graphql-jit (measured: -10 % CPU on fleet-core's
       // deep page, tools/bench/src/subgraph-engine.ts).
       jit: 1,
-      context: (request: FastifyRequest, reply: FastifyReply): SubgraphContext<L> => {
+      context: (request: FastifyRequest, reply: FastifyReply): SubgraphContext<R> => {
         const user = viewerOf(request.user as UserContext);
         const signal = abandonedSignal(reply);
         return {
           user,
-          loaders: options.createLoaders(user, signal),
+          reader: options.createReader(user, signal),
           requestId: request.id,
           log: request.log,
           signal,
@@ -218,7 +219,7 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
     // then argument values.
     scope.graphql.addHook('preExecution', async (executed, document, context, variables) => {
       const values = variables as Record<string, unknown> | undefined;
-      const user = (context as unknown as SubgraphContext<L>).user;
+      const user = (context as unknown as SubgraphContext<R>).user;
       const error =
         checkVariablesNesting(values, limits.maxNesting) ??
         checkScopes(document, user, values) ??
