@@ -7,6 +7,7 @@
  * groupings. Time is injected (NOW), never read from the clock.
  */
 import { after, before, test } from 'node:test';
+import type { Knex } from 'knex';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -234,4 +235,81 @@ test('kept rows equal the transactions after seed, import, corrections, deletion
   await detectTransactions(h.knex, some.slice(0, 30), { now: NOW });
   await assertKeptExact('deletions and detection');
   await assertAnswers('every change');
+});
+
+const GROUP_PAGES = {
+  mobilityTransactions: `query($r: [_Any!]!, $pageId: ID, $before: DateTime) { _entities(representations: $r) { ... on Group {
+    mobilityTransactions(pageSize: 4, pageId: $pageId, transactedAtBefore: $before) { count next list { id } } } } }`,
+  mobilityTransactionAnomalies: `query($r: [_Any!]!, $pageId: ID, $active: Boolean) { _entities(representations: $r) { ... on Group {
+    mobilityTransactionAnomalies(pageSize: 4, pageId: $pageId, active: $active) { count next list { id } } } } }`,
+};
+
+test('a group page is the first rows of its descendants pages merged: every page in order, cursors and counts as before', async () => {
+  for (const group of [F.groups.hq, F.groups.north, F.groups.depot, F.groups.south]) {
+    for (const [field, sql, variables] of [
+      [
+        'mobilityTransactions',
+        `select id from mobility.transactions where group_id in (select descendant_id from fleet_contract.group_ancestors_v1 where ancestor_id = ?)
+           and transacted_at < '2026-05-01' order by transacted_at desc, id desc`,
+        { before: '2026-05-01T00:00:00Z' },
+      ],
+      [
+        'mobilityTransactionAnomalies',
+        `select id from mobility.anomalies where group_id in (select descendant_id from fleet_contract.group_ancestors_v1 where ancestor_id = ?)
+           and active order by detected_at desc, id desc`,
+        { active: true },
+      ],
+    ] as const) {
+      const want = (await h.knex.raw(sql, [group])).rows.map((r: { id: string }) => r.id);
+      const got: string[] = [];
+      let pageId: string | null = null;
+      let pages = 0;
+      do {
+        const res: any = await h.as(F.alice)(GROUP_PAGES[field], {
+          r: [{ __typename: 'Group', id: group }],
+          pageId,
+          ...variables,
+        });
+        assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+        const page = res.data._entities[0][field];
+        assert.equal(page.count, want.length);
+        got.push(...page.list.map((x: { id: string }) => x.id));
+        pageId = page.next;
+        if (++pages > 200) break;
+      } while (pageId);
+      assert.deepEqual(got, want, `${field} of ${group}`);
+    }
+  }
+});
+
+test('without statistics, a group page reads each descendant through its index, no sort of their whole history', async () => {
+  const { groupPageLoader } = await import('./data/group-pages');
+  const { CursorCodec } = await import('@fleetgraph/paging');
+  const { TRANSACTION_SPEC } = await import('./data/tables');
+  // Statements as the loader sends them, explained: PostgreSQL has no statistics of these tables
+  // (autovacuum off, never analysed), the planner goes by the statement's shape alone.
+  const plans: string[] = [];
+  const knex = h.knex;
+  const explaining = new Proxy(knex, {
+    get(target, prop, receiver) {
+      if (prop !== 'raw') return Reflect.get(target, prop, receiver);
+      return (sql: string, bindings: unknown[]) => {
+        const explained = target.raw(`explain ${sql}`, bindings as never);
+        return explained.then((r: any) => {
+          plans.push(r.rows.map((x: any) => x['QUERY PLAN']).join('\n'));
+          return { rows: [] };
+        });
+      };
+    },
+  });
+  const loader = groupPageLoader(explaining as Knex, new CursorCodec('x'.repeat(32)), {
+    name: 'Group.mobilityTransactions',
+    child: TRANSACTION_SPEC,
+    groupColumn: 'group_id',
+    filter: () => {},
+  });
+  await loader.load({ parentId: F.groups.hq, args: { pageSize: 5 }, fields: ['id', 'transactedAt'] });
+  const plan = plans[0]!;
+  assert.match(plan, /Index (Only )?Scan using transactions_group_idx/);
+  assert.match(plan, /Limit[\s\S]*Limit/, plan);
 });

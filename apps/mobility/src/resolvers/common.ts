@@ -49,6 +49,20 @@ export const page = (
     fields: listProjection(relations[relation].child, info),
   });
 
+/** A group's page, merged from its descendant groups' pages (data/group-pages.ts). */
+export const groupPage = (
+  loaders: MobilityLoaders,
+  relation: 'groupTransactions' | 'groupAnomalies',
+  parentId: string,
+  args: Args,
+  info: Info,
+) =>
+  loaders[relation].load({
+    parentId,
+    args,
+    fields: listProjection(relations[relation].child, info),
+  });
+
 /** A transaction by id, reading only the columns the selection on it needs. */
 export const transaction = (loaders: MobilityLoaders, id: string, info: Info) =>
   loaders.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);

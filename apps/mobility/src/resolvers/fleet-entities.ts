@@ -2,7 +2,7 @@
  * What mobility adds to fleet-core's Device, Group and Driver: pages of their transactions and
  * anomalies, and statistics. A reference resolves only for an entity the caller sees.
  */
-import { page, stats, type Args, type Ctx, type Info } from './common';
+import { groupPage, page, stats, type Args, type Ctx, type Info } from './common';
 
 export const deviceResolvers = {
   __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
@@ -21,9 +21,9 @@ export const groupResolvers = {
   __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
     (await loaders.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
   mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'groupTransactions', g.id, args, info),
+    groupPage(loaders, 'groupTransactions', g.id, args, info),
   mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'groupAnomalies', g.id, args, info),
+    groupPage(loaders, 'groupAnomalies', g.id, args, info),
   mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
     stats(loaders, 'group', 'transactions', g.id, args),
   mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
