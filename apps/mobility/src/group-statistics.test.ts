@@ -13,8 +13,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { scratchDir } from '@fleetgraph/testing';
+import { CursorCodec } from '@fleetgraph/paging';
+import { groupPageLoader } from './data/group-pages';
 import { rangePieces, statisticsLoader, type Period, type TransactionStatisticRow } from './data/statistics';
 import { detectTransactions } from './domain/detection/engine';
+import { TRANSACTION_SPEC } from './data/tables';
 import manifest from './manifest';
 import { loadDataset } from './testing/dataset';
 import { loadDemoFleet } from './testing/demo-fleet';
@@ -283,9 +286,6 @@ test('a group page is the first rows of its descendants pages merged: every page
 });
 
 test('without statistics, a group page reads each descendant through its index, no sort of their whole history', async () => {
-  const { groupPageLoader } = await import('./data/group-pages');
-  const { CursorCodec } = await import('@fleetgraph/paging');
-  const { TRANSACTION_SPEC } = await import('./data/tables');
   // Statements as the loader sends them, explained: PostgreSQL has no statistics of these tables
   // (autovacuum off, never analysed), the planner goes by the statement's shape alone.
   const plans: string[] = [];
@@ -312,4 +312,31 @@ test('without statistics, a group page reads each descendant through its index, 
   const plan = plans[0]!;
   assert.match(plan, /Index (Only )?Scan using transactions_group_idx/);
   assert.match(plan, /Limit[\s\S]*Limit/, plan);
+});
+
+test('statistics read the trips only for a selection showing the distance; the other fields answer the same', async () => {
+  const fields =
+    'periodStart productCategory quantityUnit currency transactionCount quantity grossTotal anomaliesCount';
+  const ask = (selection: string) =>
+    h.as(F.alice)(
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on Group { mobilityTransactionStatistics(from: "2026-01-01T00:00:00Z", to: "2026-05-31T12:00:00Z") { ${selection} } } ... on Device { mobilityTransactionStatistics(from: "2026-01-01T00:00:00Z", to: "2026-05-31T12:00:00Z") { ${selection} } } } }`,
+      {
+        r: [
+          { __typename: 'Group', id: F.groups.hq },
+          { __typename: 'Device', id: F.depotDevices[10] },
+        ],
+      },
+    ) as Promise<any>;
+  const withDistance = await ask(`${fields} distanceKm`);
+  const without = await ask(fields);
+  assert.equal(withDistance.errors, undefined, JSON.stringify(withDistance.errors));
+  assert.equal(without.errors, undefined, JSON.stringify(without.errors));
+  for (const i of [0, 1]) {
+    const rows = withDistance.data._entities[i].mobilityTransactionStatistics;
+    assert.ok(rows.length > 0 && rows.some((r: any) => r.distanceKm > 0));
+    assert.deepEqual(
+      without.data._entities[i].mobilityTransactionStatistics,
+      rows.map(({ distanceKm: _km, ...rest }: any) => rest),
+    );
+  }
 });

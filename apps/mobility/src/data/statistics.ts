@@ -230,6 +230,7 @@ async function transactionStatistics(
   parentIds: string[],
   range: { from: Date; to: Date; period: Period },
   groupBy: 'PRODUCT_CATEGORY' | 'ENERGY_TYPE',
+  withDistance = true,
 ): Promise<Map<string, TransactionStatisticRow[]>> {
   const dim = groupBy === 'PRODUCT_CATEGORY' ? 'product_category' : 'energy_type';
   const txBucket = bucket(range.period, 'x.transacted_at');
@@ -258,16 +259,20 @@ async function transactionStatistics(
   const sql = `
     with p as (select distinct unnest(${arrayParameter(kind === 'device' ? 'text' : 'uuid')}) as parent_id),
     tx as (${txSql}),
-    dist as (
-      select p.parent_id, ${tripBucket} as period_start, sum(y.distance_m)::float8 / 1000 as km
-        from p cross join lateral (${scopeTrips(kind)} and tr.started_at >= ? and tr.started_at < ?) y
-       group by 1, 2
-    )
+    dist as (${
+      withDistance
+        ? `select p.parent_id, ${tripBucket} as period_start, sum(y.distance_m)::float8 / 1000 as km
+             from p cross join lateral (${scopeTrips(kind)} and tr.started_at >= ? and tr.started_at < ?) y
+            group by 1, 2`
+        : 'select p.parent_id, null::timestamptz as period_start, 0::float8 as km from p where false'
+    })
     select tx.*, coalesce(dist.km, 0)::float8 as km
       from tx left join dist on dist.parent_id = tx.parent_id and dist.period_start = tx.period_start
      order by tx.parent_id, tx.period_start, tx.dim, tx.quantity_unit, tx.currency`;
-  if (total) bindings.push(range.from);
-  bindings.push(range.from, range.to);
+  if (withDistance) {
+    if (total) bindings.push(range.from);
+    bindings.push(range.from, range.to);
+  }
   const result = (await knex.raw(sql, bindings as Knex.RawBinding[])).rows as Array<Record<string, any>>;
   const out = new Map<string, TransactionStatisticRow[]>();
   for (const r of result) {
@@ -366,6 +371,8 @@ interface StatKey {
   what: 'transactions' | 'anomalies';
   parentId: string;
   args: StatisticsArgs;
+  /** Whether rows need the distance driven (read from fleet trips); 0 in every row when not. */
+  distance?: boolean;
 }
 
 /** One loader per request: keys with the same kind, statistic and arguments share a statement. */
@@ -374,7 +381,7 @@ export function statisticsLoader(knex: Knex, now: () => Date) {
     async (keys) => {
       const batches = new Map<string, StatKey[]>();
       for (const k of keys) {
-        const id = JSON.stringify([k.kind, k.what, k.args]);
+        const id = JSON.stringify([k.kind, k.what, k.args, k.distance !== false]);
         batches.set(id, [...(batches.get(id) ?? []), k]);
       }
       const results = new Map<string, unknown[] | Error>();
@@ -391,6 +398,7 @@ export function statisticsLoader(knex: Knex, now: () => Date) {
                   ids,
                   range,
                   first.args.groupBy ?? 'PRODUCT_CATEGORY',
+                  first.distance !== false,
                 )
               : await anomalyStatistics(knex, first.kind, ids, range);
           for (const k of batch) results.set(cacheKey(k), found.get(k.parentId) ?? []);
@@ -404,4 +412,4 @@ export function statisticsLoader(knex: Knex, now: () => Date) {
   );
 }
 
-const cacheKey = (k: StatKey) => JSON.stringify([k.kind, k.what, k.parentId, k.args]);
+const cacheKey = (k: StatKey) => JSON.stringify([k.kind, k.what, k.parentId, k.args, k.distance !== false]);

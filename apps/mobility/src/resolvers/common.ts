@@ -4,7 +4,13 @@
  * the statistics loader.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import { listProjection, objectProjection, visibleReference, type LookupOf } from '@fleetgraph/subgraph-kit';
+import {
+  listProjection,
+  objectProjection,
+  selectedFields,
+  visibleReference,
+  type LookupOf,
+} from '@fleetgraph/subgraph-kit';
 import { TRANSACTION_SPEC } from '../data/tables';
 import { relations, type MobilityLoaders } from '../loaders';
 
@@ -67,12 +73,16 @@ export const groupPage = (
 export const transaction = (loaders: MobilityLoaders, id: string, info: Info) =>
   loaders.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
 
+/** Fields of a statistics row that need the distance driven (fleet trips, the costly part). */
+const DISTANCE_FIELDS = new Set(['distanceKm', 'consumptionPer100Km']);
+
 export const stats = (
   loaders: MobilityLoaders,
   kind: 'device' | 'group',
   what: 'transactions' | 'anomalies',
   parentId: string,
   args: Args,
+  info: Info,
 ) =>
   loaders.statistics.load({
     kind,
@@ -84,4 +94,6 @@ export const stats = (
       period: args.period ?? null,
       groupBy: args.groupBy ?? null,
     },
+    // Trips are read only for a selection that shows the distance.
+    distance: what === 'transactions' && selectedFields(info).some((f) => DISTANCE_FIELDS.has(f)),
   });

@@ -11,10 +11,10 @@ export const deviceResolvers = {
     page(loaders, 'deviceTransactions', d.id, args, info),
   mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
     page(loaders, 'deviceAnomalies', d.id, args, info),
-  mobilityTransactionStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'device', 'transactions', d.id, args),
-  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'device', 'anomalies', d.id, args),
+  mobilityTransactionStatistics: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+    stats(loaders, 'device', 'transactions', d.id, args, info),
+  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+    stats(loaders, 'device', 'anomalies', d.id, args, info),
 };
 
 export const groupResolvers = {
@@ -24,10 +24,10 @@ export const groupResolvers = {
     groupPage(loaders, 'groupTransactions', g.id, args, info),
   mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
     groupPage(loaders, 'groupAnomalies', g.id, args, info),
-  mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'group', 'transactions', g.id, args),
-  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'group', 'anomalies', g.id, args),
+  mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+    stats(loaders, 'group', 'transactions', g.id, args, info),
+  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
+    stats(loaders, 'group', 'anomalies', g.id, args, info),
 };
 
 export const driverResolvers = {
