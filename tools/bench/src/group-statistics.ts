@@ -33,12 +33,16 @@ const LIMITS = {
 };
 
 const STATISTICS = `mobilityTransactionStatistics { periodStart periodEnd productCategory energyType quantityUnit currency
-  transactionCount quantity netTotal grossTotal averageNetUnitPrice averageGrossUnitPrice distanceKm consumptionPer100Km anomaliesCount }`;
+  transactionCount quantity netTotal grossTotal averageNetUnitPrice averageGrossUnitPrice anomaliesCount distanceKm consumptionPer100Km }`;
 const TRANSACTIONS = `mobilityTransactions(pageSize: 5) { next list { id transactedAt quantity quantityUnit productCategory
   energyType grossTotal currency stationCity } }`;
 const QUERIES: Array<[string, string]> = [
   ['groups (bare page)', `{ groups(pageSize: 50) { list { id label } } }`],
   ['groups + mobilityTransactionStatistics', `{ groups(pageSize: 50) { list { id ${STATISTICS} } } }`],
+  [
+    'groups + mobilityTransactionStatistics without distance',
+    `{ groups(pageSize: 50) { list { id ${STATISTICS.replace(/ distanceKm consumptionPer100Km/, '')} } } }`,
+  ],
   ['groups + mobilityTransactions(pageSize: 5)', `{ groups(pageSize: 50) { list { id ${TRANSACTIONS} } } }`],
   ['groups + both', `{ groups(pageSize: 50) { list { id ${STATISTICS} ${TRANSACTIONS} } } }`],
 ];
@@ -72,7 +76,9 @@ async function main() {
       for (let i = 0; i < WARMUP + N; i++) {
         const start = performance.now();
         const res = await postGraphQL(graphql, document, { token });
-        if (res.errors) throw new Error(`${name}: ${JSON.stringify(res.errors).slice(0, 500)}`);
+        // A cold first answer may pass the subgraphs' 5 s statement timeout: only measured ones count.
+        if (res.errors && i >= WARMUP)
+          throw new Error(`${name}: ${JSON.stringify(res.errors).slice(0, 500)}`);
         if (i >= WARMUP) times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);

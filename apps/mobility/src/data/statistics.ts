@@ -84,7 +84,8 @@ export interface Piece {
   source: 'D' | 'M' | 'T';
   from: Date;
   to: Date;
-  sign: 1 | -1;
+  /** Weight of the part: 1 adds it, -1 subtracts it. */
+  sign: number;
 }
 
 const dayFloor = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
@@ -106,6 +107,35 @@ const days = (a: Date, b: Date) => Math.round((b.getTime() - a.getTime()) / DAY)
  * transaction read is bucketed where the transactions it counts are.
  */
 export function rangePieces(range: { from: Date; to: Date; period: Period }): Piece[] {
+  return merged(rawPieces(range));
+}
+
+/**
+ * The same parts with the kept rows' weights summed per day and month (a day added and removed
+ * is not read) and consecutive days (months) of the same weight read as one range: each range is
+ * one index range per descendant group, so the default year ending now reads 3 ranges, not 15.
+ */
+function merged(pieces: Piece[]): Piece[] {
+  const out: Piece[] = pieces.filter((p) => p.source === 'T');
+  for (const source of ['M', 'D'] as const) {
+    const step = source === 'D' ? (d: Date) => new Date(d.getTime() + DAY) : nextMonth;
+    const weights = new Map<number, number>();
+    for (const p of pieces)
+      if (p.source === source)
+        for (let d = p.from; d < p.to; d = step(d))
+          weights.set(d.getTime(), (weights.get(d.getTime()) ?? 0) + p.sign);
+    let run: Piece | null = null;
+    for (const [at, weight] of [...weights].sort(([a], [b]) => a - b)) {
+      const day = new Date(at);
+      if (run && run.to.getTime() === at && run.sign === weight) run.to = step(day);
+      else if (weight !== 0) out.push((run = { source, from: day, to: step(day), sign: weight as 1 | -1 }));
+      else run = null;
+    }
+  }
+  return out;
+}
+
+function rawPieces(range: { from: Date; to: Date; period: Period }): Piece[] {
   const { from, to } = range;
   const d0 = dayCeil(from);
   const d1 = dayFloor(to);
@@ -170,15 +200,19 @@ function keptGroupRows(
      ${sign} * ${s}.gross_quantity as gross_quantity, ${sign} * ${s}.net_transactions as net_n,
      ${sign} * ${s}.gross_transactions as gross_n, ${sign} * ${s}.anomalies as anomalies`;
   if (kept.length > 0) {
-    // Per descendant group and part, one range of group_transaction_statistics_key.
+    // Per descendant group and part, one range of group_transaction_statistics_key: the part's
+    // bounds are index conditions, not a filter on every row of the group. `offset 0` keeps the
+    // lateral subquery a subquery (pulled up, the planner joined the parts to all the rows).
     parts.push(`
       select ga.ancestor_id as parent_id, ${bucket(range.period, 's.period_start')} as period_start,
              s.${dim} as dim, s.quantity_unit, s.currency, ${sums('k.sign', 's')}
         from p join fleet_contract.group_ancestors_v1 ga on ga.ancestor_id = p.parent_id
        cross join unnest(${arrayParameter('text')}, ${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')},
                          ${arrayParameter('int')}) as k(level, lo, hi, sign)
-        join mobility.group_transaction_statistics s
-          on s.group_id = ga.descendant_id and s.level = k.level and s.period_start >= k.lo and s.period_start < k.hi`);
+       cross join lateral (
+             select * from mobility.group_transaction_statistics s
+              where s.group_id = ga.descendant_id and s.level = cast(k.level as char(1)) and s.period_start >= k.lo
+                and s.period_start < k.hi offset 0) s`);
     if (total) bindings.push(range.from);
     bindings.push(
       kept.map((p) => p.source),
@@ -188,7 +222,7 @@ function keptGroupRows(
     );
   }
   if (raw.length > 0) {
-    // Per descendant group and partial day, one range of transactions_group_idx.
+    // Per descendant group and partial day, one range of transactions_group_idx (lateral, as above).
     parts.push(`
       select ga.ancestor_id as parent_id, ${bucket(range.period, 't.transacted_at')} as period_start,
              t.${dim} as dim, t.quantity_unit, t.currency, k.sign as n, k.sign * t.quantity::numeric as quantity,
@@ -202,8 +236,9 @@ function keptGroupRows(
         from p join fleet_contract.group_ancestors_v1 ga on ga.ancestor_id = p.parent_id
        cross join unnest(${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')}, ${arrayParameter('int')})
              as k(lo, hi, sign)
-        join mobility.transactions t
-          on t.group_id = ga.descendant_id and t.transacted_at >= k.lo and t.transacted_at < k.hi`);
+       cross join lateral (
+             select * from mobility.transactions t
+              where t.group_id = ga.descendant_id and t.transacted_at >= k.lo and t.transacted_at < k.hi offset 0) t`);
     if (total) bindings.push(range.from);
     bindings.push(
       raw.map((p) => p.from),
