@@ -68,7 +68,8 @@ const APPLY = (parts: string) => `
     having ${SUMS.map((s) => `sum(${s}) <> 0`).join(' or ')}
   ), applied as (
     insert into mobility.group_transaction_statistics as s (${KEY}, ${SUMS.join(', ')})
-    select ${KEY}, ${SUMS.join(', ')} from delta
+    -- In key order: concurrent writers lock the buckets they share in the same order (no deadlock).
+    select ${KEY}, ${SUMS.join(', ')} from delta order by ${KEY}
     on conflict (${KEY}) do update set ${SUMS.map((x) => `${x} = s.${x} + excluded.${x}`).join(', ')}
     returning s.id, s.transactions
   )
