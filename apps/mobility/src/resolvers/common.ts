@@ -12,9 +12,9 @@ import {
   type LookupOf,
 } from '@fleetgraph/subgraph-kit';
 import { TRANSACTION_SPEC } from '../data/tables';
-import { relations, type MobilityLoaders } from '../loaders';
+import { relations, type MobilityReader } from '../reader';
 
-export type Ctx = { loaders: MobilityLoaders };
+export type Ctx = { reader: MobilityReader };
 export type Args = Record<string, any>;
 
 /**
@@ -23,10 +23,10 @@ export type Args = Record<string, any>;
  * `detectedById`/`clearedById` hold an account id when a USER acted (else a rule version).
  */
 export const fleet = {
-  device: ((c) => c.loaders.fleet.device) as LookupOf<Ctx>,
-  vehicle: ((c) => c.loaders.fleet.vehicle) as LookupOf<Ctx>,
-  driver: ((c) => c.loaders.fleet.driver) as LookupOf<Ctx>,
-  group: ((c) => c.loaders.fleet.group) as LookupOf<Ctx>,
+  device: ((c) => c.reader.fleet.device) as LookupOf<Ctx>,
+  vehicle: ((c) => c.reader.fleet.vehicle) as LookupOf<Ctx>,
+  driver: ((c) => c.reader.fleet.driver) as LookupOf<Ctx>,
+  group: ((c) => c.reader.fleet.group) as LookupOf<Ctx>,
 };
 export const fleetReferences = {
   device: visibleReference('Device', 'deviceId', fleet.device),
@@ -37,19 +37,19 @@ export const fleetReferences = {
 export const userAccount =
   (by: string): LookupOf<Ctx> =>
   (c, row) =>
-    row[by] === 'USER' ? c.loaders.fleet.account : undefined;
+    row[by] === 'USER' ? c.reader.fleet.account : undefined;
 
 export type Info = GraphQLResolveInfo;
 
 /** A nested page, selecting only the columns its selection reads (TableSpec.fieldNeeds). */
 export const page = (
-  loaders: MobilityLoaders,
+  reader: MobilityReader,
   relation: keyof typeof relations,
   parentId: string,
   args: Args,
   info: Info,
 ) =>
-  loaders.relations.get(relation).load({
+  reader.relations.get(relation).load({
     parentId,
     args,
     fields: listProjection(relations[relation].child, info),
@@ -57,34 +57,34 @@ export const page = (
 
 /** A group's page, merged from its descendant groups' pages (data/group-pages.ts). */
 export const groupPage = (
-  loaders: MobilityLoaders,
+  reader: MobilityReader,
   relation: 'groupTransactions' | 'groupAnomalies',
   parentId: string,
   args: Args,
   info: Info,
 ) =>
-  loaders[relation].load({
+  reader[relation].load({
     parentId,
     args,
     fields: listProjection(relations[relation].child, info),
   });
 
 /** A transaction by id, reading only the columns the selection on it needs. */
-export const transaction = (loaders: MobilityLoaders, id: string, info: Info) =>
-  loaders.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
+export const transaction = (reader: MobilityReader, id: string, info: Info) =>
+  reader.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
 
 /** Fields of a statistics row that need the distance driven (fleet trips, the costly part). */
 const DISTANCE_FIELDS = new Set(['distanceKm', 'consumptionPer100Km']);
 
 export const stats = (
-  loaders: MobilityLoaders,
+  reader: MobilityReader,
   kind: 'device' | 'group',
   what: 'transactions' | 'anomalies',
   parentId: string,
   args: Args,
   info: Info,
 ) =>
-  loaders.statistics.load({
+  reader.statistics.load({
     kind,
     what,
     parentId,

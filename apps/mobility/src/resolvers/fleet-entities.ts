@@ -5,36 +5,36 @@
 import { groupPage, page, stats, type Args, type Ctx, type Info } from './common';
 
 export const deviceResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.device.load(String(r.id))) ? { id: String(r.id) } : null,
-  mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'deviceTransactions', d.id, args, info),
-  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'deviceAnomalies', d.id, args, info),
-  mobilityTransactionStatistics: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    stats(loaders, 'device', 'transactions', d.id, args, info),
-  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    stats(loaders, 'device', 'anomalies', d.id, args, info),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.device.load(String(r.id))) ? { id: String(r.id) } : null,
+  mobilityTransactions: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'deviceTransactions', d.id, args, info),
+  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'deviceAnomalies', d.id, args, info),
+  mobilityTransactionStatistics: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'device', 'transactions', d.id, args, info),
+  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'device', 'anomalies', d.id, args, info),
 };
 
 export const groupResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-  mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    groupPage(loaders, 'groupTransactions', g.id, args, info),
-  mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    groupPage(loaders, 'groupAnomalies', g.id, args, info),
-  mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    stats(loaders, 'group', 'transactions', g.id, args, info),
-  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    stats(loaders, 'group', 'anomalies', g.id, args, info),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+  mobilityTransactions: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    groupPage(reader, 'groupTransactions', g.id, args, info),
+  mobilityTransactionAnomalies: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    groupPage(reader, 'groupAnomalies', g.id, args, info),
+  mobilityTransactionStatistics: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'group', 'transactions', g.id, args, info),
+  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'group', 'anomalies', g.id, args, info),
 };
 
 export const driverResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.driver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-  mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'driverTransactions', d.id, args, info),
-  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'driverAnomalies', d.id, args, info),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.driver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+  mobilityTransactions: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'driverTransactions', d.id, args, info),
+  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'driverAnomalies', d.id, args, info),
 };
