@@ -18,6 +18,7 @@ import {
   type TableSpec,
 } from '@fleetgraph/paging';
 import { lazyFields } from '@fleetgraph/subgraph-kit';
+import { groupPageLoader } from './data/group-pages';
 import { statisticsLoader } from './data/statistics';
 import { ANOMALY_SPEC, TRANSACTION_SPEC, type AnomalyRow, type TransactionRow } from './data/tables';
 import { whereVisible } from './data/visibility';
@@ -155,6 +156,21 @@ const mobilityReader = lazyFields<ReaderArgs>()({
   relations: ({ knex, codec, viewer }: ReaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations as Record<RelationName, RelationSpec>),
   statistics: ({ knex, now }: ReaderArgs) => statisticsLoader(knex, now),
+  /** A group's pages of transactions and anomalies, merged from its descendant groups' (group-pages.ts). */
+  groupTransactions: ({ knex, codec }: ReaderArgs) =>
+    groupPageLoader<TransactionRow>(knex, codec, {
+      name: relations.groupTransactions.name,
+      child: TRANSACTION_SPEC,
+      groupColumn: 'group_id',
+      filter: txWindow,
+    }),
+  groupAnomalies: ({ knex, codec }: ReaderArgs) =>
+    groupPageLoader<AnomalyRow>(knex, codec, {
+      name: relations.groupAnomalies.name,
+      child: ANOMALY_SPEC,
+      groupColumn: 'group_id',
+      filter: anomalyWindow,
+    }),
 });
 
 export const createReader = (resources: MobilityResources, user: UserContext) =>

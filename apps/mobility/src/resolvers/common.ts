@@ -4,7 +4,13 @@
  * the statistics loader.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import { listProjection, objectProjection, visibleReference, type LookupOf } from '@fleetgraph/subgraph-kit';
+import {
+  listProjection,
+  objectProjection,
+  selectedFields,
+  visibleReference,
+  type LookupOf,
+} from '@fleetgraph/subgraph-kit';
 import { TRANSACTION_SPEC } from '../data/tables';
 import { relations, type MobilityReader } from '../reader';
 
@@ -49,9 +55,26 @@ export const page = (
     fields: listProjection(relations[relation].child, info),
   });
 
+/** A group's page, merged from its descendant groups' pages (data/group-pages.ts). */
+export const groupPage = (
+  reader: MobilityReader,
+  relation: 'groupTransactions' | 'groupAnomalies',
+  parentId: string,
+  args: Args,
+  info: Info,
+) =>
+  reader[relation].load({
+    parentId,
+    args,
+    fields: listProjection(relations[relation].child, info),
+  });
+
 /** A transaction by id, reading only the columns the selection on it needs. */
 export const transaction = (reader: MobilityReader, id: string, info: Info) =>
   reader.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
+
+/** Fields of a statistics row that need the distance driven (fleet trips, the costly part). */
+const DISTANCE_FIELDS = new Set(['distanceKm', 'consumptionPer100Km']);
 
 export const stats = (
   reader: MobilityReader,
@@ -59,6 +82,7 @@ export const stats = (
   what: 'transactions' | 'anomalies',
   parentId: string,
   args: Args,
+  info: Info,
 ) =>
   reader.statistics.load({
     kind,
@@ -70,4 +94,6 @@ export const stats = (
       period: args.period ?? null,
       groupBy: args.groupBy ?? null,
     },
+    // Trips are read only for a selection that shows the distance.
+    distance: what === 'transactions' && selectedFields(info).some((f) => DISTANCE_FIELDS.has(f)),
   });

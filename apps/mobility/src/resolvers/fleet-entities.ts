@@ -2,7 +2,7 @@
  * What mobility adds to fleet-core's Device, Group and Driver: pages of their transactions and
  * anomalies, and statistics. A reference resolves only for an entity the caller sees.
  */
-import { page, stats, type Args, type Ctx, type Info } from './common';
+import { groupPage, page, stats, type Args, type Ctx, type Info } from './common';
 
 export const deviceResolvers = {
   __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
@@ -11,23 +11,23 @@ export const deviceResolvers = {
     page(reader, 'deviceTransactions', d.id, args, info),
   mobilityTransactionAnomalies: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
     page(reader, 'deviceAnomalies', d.id, args, info),
-  mobilityTransactionStatistics: (d: { id: string }, args: Args, { reader }: Ctx) =>
-    stats(reader, 'device', 'transactions', d.id, args),
-  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { reader }: Ctx) =>
-    stats(reader, 'device', 'anomalies', d.id, args),
+  mobilityTransactionStatistics: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'device', 'transactions', d.id, args, info),
+  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'device', 'anomalies', d.id, args, info),
 };
 
 export const groupResolvers = {
   __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
     (await reader.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
   mobilityTransactions: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
-    page(reader, 'groupTransactions', g.id, args, info),
+    groupPage(reader, 'groupTransactions', g.id, args, info),
   mobilityTransactionAnomalies: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
-    page(reader, 'groupAnomalies', g.id, args, info),
-  mobilityTransactionStatistics: (g: { id: string }, args: Args, { reader }: Ctx) =>
-    stats(reader, 'group', 'transactions', g.id, args),
-  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { reader }: Ctx) =>
-    stats(reader, 'group', 'anomalies', g.id, args),
+    groupPage(reader, 'groupAnomalies', g.id, args, info),
+  mobilityTransactionStatistics: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'group', 'transactions', g.id, args, info),
+  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    stats(reader, 'group', 'anomalies', g.id, args, info),
 };
 
 export const driverResolvers = {
