@@ -1,6 +1,7 @@
 /**
- * fleet_contract.vehicle_daily_distance_v1 (migration 20261126_009) stays equal to the trips'
- * per-vehicle, per-UTC-day sums through every kind of write: inserts in several statements,
+ * fleet_contract.vehicle_daily_distance_v1 (migration 20261126_009, by the day a trip ended) and
+ * vehicle_started_distance_v1 (20261128_013, by the day and month it started) stay equal to the
+ * trips' per-vehicle sums through every kind of write: inserts in several statements,
  * updates that move a trip to another vehicle or day or correct its distance, a vehicle deleted
  * (its trips' vehicle set null), deletes that empty a day, truncate, and two transactions adding
  * to the same day at once.
@@ -40,8 +41,36 @@ async function stored(): Promise<string[]> {
 const lines = (rows: Array<Record<string, unknown>>) =>
   rows.map((r) => `${r.vehicle_id} ${r.day} ${Number(r.distance_m)} ${r.trips}`).sort();
 
+async function expectedByStart(): Promise<string[]> {
+  const { rows } = await h.knex.raw(`
+    select vehicle_id, level, period_start, sum(distance_m)::int8 as distance_m, count(*)::int as trips
+      from (select t.*, l.level,
+                   date_trunc(case l.level when 'D' then 'day' else 'month' end, t.started_at at time zone 'UTC')
+                     at time zone 'UTC' as period_start
+              from fleet.trips t cross join (values ('D'), ('M')) l(level)
+             where t.vehicle_id is not null) b
+     group by 1, 2, 3`);
+  return startLines(rows);
+}
+
+async function storedByStart(): Promise<string[]> {
+  const { rows } = await h.knex.raw(
+    'select vehicle_id, level, period_start, distance_m, trips from fleet_contract.vehicle_started_distance_v1',
+  );
+  return startLines(rows);
+}
+
+const startLines = (rows: Array<Record<string, unknown>>) =>
+  rows
+    .map(
+      (r) =>
+        `${r.vehicle_id} ${r.level} ${(r.period_start as Date).toISOString()} ${Number(r.distance_m)} ${r.trips}`,
+    )
+    .sort();
+
 async function assertInStep(step: string): Promise<void> {
   assert.deepEqual(await stored(), await expected(), step);
+  assert.deepEqual(await storedByStart(), await expectedByStart(), `${step} (by start)`);
 }
 
 const trip = (vehicle: string | null, endedAt: string, distance: number, id = randomUUID()) => ({
@@ -61,15 +90,15 @@ const trip = (vehicle: string | null, endedAt: string, distance: number, id = ra
 test('the daily distances follow every insert, update, delete and truncate of the trips', async () => {
   await assertInStep('after the fixture and the migration');
   assert.ok((await stored()).length > 0, 'control: the fixture has trips with vehicles');
+  assert.ok((await storedByStart()).length > 0, 'control: and distances by start');
 
-  await h
-    .knex('fleet.trips')
-    .insert([
-      trip(v3, '2026-05-01T08:00:00Z', 1000),
-      trip(v3, '2026-05-01T23:59:59Z', 2000),
-      trip(v3, '2026-05-02T00:00:00Z', 4000),
-      trip(null, '2026-05-01T09:00:00Z', 8000),
-    ]);
+  await h.knex('fleet.trips').insert([
+    trip(v3, '2026-05-01T08:00:00Z', 1000),
+    trip(v3, '2026-06-01T00:05:00Z', 1500), // started in May, ended in June
+    trip(v3, '2026-05-01T23:59:59Z', 2000),
+    trip(v3, '2026-05-02T00:00:00Z', 4000),
+    trip(null, '2026-05-01T09:00:00Z', 8000),
+  ]);
   await assertInStep('one statement: two trips on a day, one at the next midnight, one without a vehicle');
   await h.knex('fleet.trips').insert(trip(v3, '2026-05-01T12:00:00Z', 500));
   await assertInStep('a later statement adds to the day');
@@ -97,6 +126,7 @@ test('the daily distances follow every insert, update, delete and truncate of th
 
   await h.knex.raw('truncate fleet.trips cascade');
   assert.deepEqual(await stored(), [], 'truncate empties the daily distances');
+  assert.deepEqual(await storedByStart(), [], 'truncate empties the distances by start');
   await h.knex('fleet.trips').insert(trip(v1, '2026-06-01T10:00:00Z', 700));
   await assertInStep('a trip after the truncate');
 });

@@ -3,8 +3,8 @@
  * (quantity, price, product, time moved to another month, a total removed), deletions and new
  * anomalies, the kept rows equal a computation from the transactions and anomalies, and
  * Group.mobilityTransactionStatistics answers what the transactions of the group and its
- * descendants give, for ranges with partial days and months at either edge, every period and both
- * groupings. Time is injected (NOW), never read from the clock.
+ * descendants give, and the distance their vehicles' trips give, for ranges with partial days and
+ * months at either edge, every period and both groupings. Time is injected (NOW), never read from the clock.
  */
 import { after, before, test } from 'node:test';
 import type { Knex } from 'knex';
@@ -105,6 +105,27 @@ async function fromTransactions(
   return rows as Array<Record<string, any>>;
 }
 
+/** The distance of a group's vehicles (each once) per period, from every trip started in the range. */
+async function distanceFromTrips(groupId: string, range: { from: Date; to: Date; period: Period }) {
+  const bucket =
+    range.period === 'TOTAL'
+      ? '?::timestamptz'
+      : `(date_trunc('${range.period.toLowerCase()}', tr.started_at at time zone 'UTC') at time zone 'UTC')`;
+  const { rows } = await h.knex.raw(
+    `select ${bucket} as period_start, sum(tr.distance_m)::float8 / 1000 as km
+       from fleet_contract.trips_v1 tr
+      where tr.vehicle_id in (select gv.vehicle_id from fleet_contract.group_vehicles_v1 gv
+                                join fleet_contract.group_ancestors_v1 ga on ga.descendant_id = gv.group_id
+                               where ga.ancestor_id = ?)
+        and tr.started_at >= ? and tr.started_at < ?
+      group by 1`,
+    [...(range.period === 'TOTAL' ? [range.from] : []), groupId, range.from, range.to],
+  );
+  return new Map(
+    (rows as Array<Record<string, any>>).map((r) => [new Date(r.period_start).toISOString(), r.km]),
+  );
+}
+
 const close = (a: number | null, b: number | null) =>
   a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
 
@@ -138,6 +159,7 @@ async function assertAnswers(when: string) {
       )) as TransactionStatisticRow[][];
       for (const [i, groupId] of groups.entries()) {
         const want = await fromTransactions(groupId, range, groupBy);
+        const km = await distanceFromTrips(groupId, range);
         const label = `${when}: ${groupId} ${range.period} ${range.from.toISOString()}..${range.to.toISOString()} ${groupBy}`;
         const rows = got[i]!;
         assert.equal(rows.length, want.length, label);
@@ -152,6 +174,8 @@ async function assertAnswers(when: string) {
           assert.ok(close(r.quantity, w.quantity), `${label}: quantity ${r.quantity} ${w.quantity}`);
           assert.ok(close(r.grossTotal, w.gross_total), `${label}: gross ${r.grossTotal} ${w.gross_total}`);
           assert.ok(close(r.netTotal, w.net_total), label);
+          const distance = km.get(r.periodStart.toISOString()) ?? 0;
+          assert.ok(close(r.distanceKm, distance), `${label}: distance ${r.distanceKm} ${distance}`);
           const avg = w.gross_quantity ? w.gross_total / w.gross_quantity : null;
           assert.ok(
             close(r.averageGrossUnitPrice, avg),

@@ -6,9 +6,11 @@
  * descendant, read from the kept per-group sums (mobility.group_transaction_statistics, migration
  * 004, exact in the writing transaction) of its descendant groups for the whole months and days
  * of the range, and from the transactions for the partial days at its edges (rangePieces).
- * Distance: fleet trips started in the period by the device, or by the vehicles placed in the
- * group or its descendants (each vehicle once). Periods are UTC calendar periods by transaction
- * time (trip start time for distance).
+ * Distance: fleet trips started in the period by the device (read), or by the vehicles placed in
+ * the group or its descendants (each vehicle once), read from fleet-core's kept distance by start
+ * (vehicle_started_distance_v1) for the whole months and days and from the trips for the partial
+ * days (keptGroupDistance). Periods are UTC calendar periods by transaction time (trip start time
+ * for distance).
  */
 import { arrayParameter } from '@fleetgraph/db';
 import DataLoader from 'dataloader';
@@ -53,13 +55,9 @@ type Kind = 'device' | 'group';
 const scopeTransactions = (_kind: Kind) =>
   'select t.* from mobility.transactions t where t.device_id = p.parent_id';
 
-const scopeTrips = (kind: Kind) =>
-  kind === 'device'
-    ? 'select tr.started_at, tr.distance_m from fleet_contract.trips_v1 tr where tr.device_id = p.parent_id'
-    : `select tr.started_at, tr.distance_m from fleet_contract.trips_v1 tr where tr.vehicle_id in
-         (select gv.vehicle_id from fleet_contract.group_vehicles_v1 gv
-           join fleet_contract.group_ancestors_v1 ga on ga.descendant_id = gv.group_id
-          where ga.ancestor_id = p.parent_id)`;
+/** A device's trips (a group's distance is read from kept rows: keptGroupDistance). */
+const DEVICE_TRIPS =
+  'select tr.started_at, tr.distance_m from fleet_contract.trips_v1 tr where tr.device_id = p.parent_id';
 
 export interface TransactionStatisticRow {
   periodStart: Date;
@@ -259,6 +257,63 @@ function keptGroupRows(
   return { sql, bindings };
 }
 
+/**
+ * A group's distance per period: the vehicles placed in the group or its descendants (each once),
+ * their kept distance by start (fleet_contract.vehicle_started_distance_v1) for the whole months
+ * and days of the range, their trips only for the partial days at its edges (rangePieces).
+ */
+function keptGroupDistance(range: { from: Date; to: Date; period: Period }): {
+  sql: string;
+  bindings: unknown[];
+} {
+  const pieces = rangePieces(range);
+  const kept = pieces.filter((p) => p.source !== 'T');
+  const raw = pieces.filter((p) => p.source === 'T');
+  const total = range.period === 'TOTAL';
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  // `offset 0` keeps each lateral subquery a subquery: one index range per vehicle and piece.
+  if (kept.length > 0) {
+    parts.push(`
+      select pv.parent_id, ${bucket(range.period, 'd.period_start')} as period_start, k.sign * d.distance_m as m
+        from pv cross join unnest(${arrayParameter('text')}, ${arrayParameter('timestamptz')},
+                                  ${arrayParameter('timestamptz')}, ${arrayParameter('int')}) as k(level, lo, hi, sign)
+       cross join lateral (
+             select d.period_start, d.distance_m from fleet_contract.vehicle_started_distance_v1 d
+              where d.vehicle_id = pv.vehicle_id and d.level = cast(k.level as char(1))
+                and d.period_start >= k.lo and d.period_start < k.hi offset 0) d`);
+    if (total) bindings.push(range.from);
+    bindings.push(
+      kept.map((p) => p.source),
+      kept.map((p) => p.from),
+      kept.map((p) => p.to),
+      kept.map((p) => p.sign),
+    );
+  }
+  if (raw.length > 0) {
+    parts.push(`
+      select pv.parent_id, ${bucket(range.period, 'tr.started_at')} as period_start, k.sign * tr.distance_m as m
+        from pv cross join unnest(${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')},
+                                  ${arrayParameter('int')}) as k(lo, hi, sign)
+       cross join lateral (
+             select tr.started_at, tr.distance_m from fleet_contract.trips_v1 tr
+              where tr.vehicle_id = pv.vehicle_id and tr.started_at >= k.lo and tr.started_at < k.hi offset 0) tr`);
+    if (total) bindings.push(range.from);
+    bindings.push(
+      raw.map((p) => p.from),
+      raw.map((p) => p.to),
+      raw.map((p) => p.sign),
+    );
+  }
+  const sql = `
+      with pv as (select distinct ga.ancestor_id as parent_id, gv.vehicle_id
+                    from p join fleet_contract.group_ancestors_v1 ga on ga.ancestor_id = p.parent_id
+                    join fleet_contract.group_vehicles_v1 gv on gv.group_id = ga.descendant_id)
+      select parent_id, period_start, sum(m)::float8 / 1000 as km from (${parts.join(' union all ')}) c
+       group by 1, 2`;
+  return { sql, bindings };
+}
+
 async function transactionStatistics(
   knex: Knex,
   kind: Kind,
@@ -291,23 +346,27 @@ async function transactionStatistics(
     if (total) bindings.push(range.from);
     bindings.push(range.from, range.to);
   }
+  let distSql = 'select p.parent_id, null::timestamptz as period_start, 0::float8 as km from p where false';
+  const distBindings: unknown[] = [];
+  if (withDistance && kind === 'group') {
+    const kept = keptGroupDistance(range);
+    distSql = kept.sql;
+    distBindings.push(...kept.bindings);
+  } else if (withDistance) {
+    distSql = `select p.parent_id, ${tripBucket} as period_start, sum(y.distance_m)::float8 / 1000 as km
+             from p cross join lateral (${DEVICE_TRIPS} and tr.started_at >= ? and tr.started_at < ?) y
+            group by 1, 2`;
+    if (total) distBindings.push(range.from);
+    distBindings.push(range.from, range.to);
+  }
   const sql = `
     with p as (select distinct unnest(${arrayParameter(kind === 'device' ? 'text' : 'uuid')}) as parent_id),
     tx as (${txSql}),
-    dist as (${
-      withDistance
-        ? `select p.parent_id, ${tripBucket} as period_start, sum(y.distance_m)::float8 / 1000 as km
-             from p cross join lateral (${scopeTrips(kind)} and tr.started_at >= ? and tr.started_at < ?) y
-            group by 1, 2`
-        : 'select p.parent_id, null::timestamptz as period_start, 0::float8 as km from p where false'
-    })
+    dist as (${distSql})
     select tx.*, coalesce(dist.km, 0)::float8 as km
       from tx left join dist on dist.parent_id = tx.parent_id and dist.period_start = tx.period_start
      order by tx.parent_id, tx.period_start, tx.dim, tx.quantity_unit, tx.currency`;
-  if (withDistance) {
-    if (total) bindings.push(range.from);
-    bindings.push(range.from, range.to);
-  }
+  bindings.push(...distBindings);
   const result = (await knex.raw(sql, bindings as Knex.RawBinding[])).rows as Array<Record<string, any>>;
   const out = new Map<string, TransactionStatisticRow[]>();
   for (const r of result) {
