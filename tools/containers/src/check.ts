@@ -439,6 +439,7 @@ export async function runChecks(options: { reuse?: boolean } = {}): Promise<bool
     const freeze = await freezePrimary(access_token).catch((error: Error) => ({
       outcome: { name: 'primary frozen: bounded answers, then recovery', ok: false, detail: error.message },
       figures: [],
+      samples: [],
     }));
     outcomes.push(freeze.outcome);
     figures.push(...freeze.figures);

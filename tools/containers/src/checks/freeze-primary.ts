@@ -2,11 +2,13 @@
  * The PostgreSQL primary frozen under traffic (`docker pause`: connections stay open, nothing
  * answers, as a stalled disk or a stopped VM does), then thawed. Two steady clients through the
  * balanced addresses: graph queries at the gateways (their reads go to the standby) and password
- * sign-ins at the SSOs (they write to the primary). While frozen, every request must end within
- * the documented bound, answered or with a coded error (docs/security.md: 5 s a statement plus
- * 1 s on the client side, 5 s for a pooled connection; the gateway gives a subgraph 10 s); the
- * freeze lasts longer than that bound, so a request that waited for the thaw shows as one past
- * it. After the thaw: the time until each client is answered again.
+ * sign-ins at the SSOs (they write to the primary). Every request in flight during the freeze
+ * must end answered or with a coded error, and none may wait for the thaw: one still waiting at
+ * the thaw must have waited at most the documented bound of the freeze (docs/security.md: 5 s for
+ * a pooled connection, then 5 s a statement plus 1 s on the client side; the gateway gives a
+ * subgraph 10 s). The freeze lasts longer than that bound, so a request that waited for the thaw
+ * shows. A request that runs several statements may wait one bound per statement: its whole wait
+ * is reported. After the thaw: the time until each client is answered again.
  */
 import { execFileSync } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -63,6 +65,8 @@ export interface FreezeFigures {
   outcome: Outcome;
   /** Lines of the results' figures. */
   figures: string[];
+  /** Every request, for a closer look (`at` relative to the freeze). */
+  samples: Sample[];
 }
 
 export async function freezePrimary(token: string): Promise<FreezeFigures> {
@@ -99,39 +103,46 @@ export async function freezePrimary(token: string): Promise<FreezeFigures> {
   let ok = true;
   const rows: string[] = [];
   for (const probe of ['query', 'sign-in'] as const) {
-    const during = samples.filter((s) => s.probe === probe && s.at >= frozenAt && s.at < thawedAt);
+    // Every request in flight at some point of the freeze, those sent just before it included.
+    const during = samples.filter((s) => s.probe === probe && s.at < thawedAt && s.at + s.ms > frozenAt);
     const failed = during.filter((s) => !s.ok);
     const codes: Record<string, number> = {};
     for (const s of failed) codes[s.code as string] = (codes[s.code as string] ?? 0) + 1;
     const maxMs = Math.max(0, ...during.map((s) => s.ms));
+    // The part of its wait a request spent while the primary was frozen.
+    const frozenWait = (s: Sample) => Math.min(s.at + s.ms, thawedAt) - Math.max(s.at, frozenAt);
+    const maxFrozenMs = Math.max(0, ...during.map(frozenWait));
+    // A request still waiting at the thaw after more than the bound waited for the thaw itself.
+    const hung = during.filter((s) => s.at + s.ms > thawedAt && frozenWait(s) > BOUND_MS).length;
     const back = recovered(probe);
     const recoveryMs = back ? back.at + back.ms - thawedAt : undefined;
     const uncoded = failed.filter((s) => s.code?.startsWith('network:')).length;
-    const probeOk = maxMs <= BOUND_MS && uncoded === 0 && recoveryMs !== undefined;
-    ok &&= probeOk;
+    ok &&= hung === 0 && uncoded === 0 && recoveryMs !== undefined;
     const codeList = Object.entries(codes)
       .map(([code, n]) => `${code} ×${n}`)
       .join(', ');
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     rows.push(
-      `| ${probe === 'query' ? 'graph queries (gateways)' : 'password sign-ins (SSOs)'} | ${during.length} | ${during.length - failed.length} | ${failed.length}${codeList ? ` (${codeList})` : ''} | ${(maxMs / 1000).toFixed(1)} s | ${recoveryMs === undefined ? 'not within 60 s' : `${(recoveryMs / 1000).toFixed(1)} s`} |`,
+      `| ${probe === 'query' ? 'graph queries (gateways)' : 'password sign-ins (SSOs)'} | ${during.length} | ${during.length - failed.length} | ${failed.length}${codeList ? ` (${codeList})` : ''} | ${seconds(maxMs)} (${seconds(maxFrozenMs)} of it frozen) | ${hung} | ${recoveryMs === undefined ? 'not within 60 s' : seconds(recoveryMs)} |`,
     );
     lines.push(
-      `${probe}: ${during.length} sent while frozen, ${during.length - failed.length} answered, ${failed.length} failed${codeList ? ` (${codeList})` : ''}, longest ${maxMs} ms; answered again ${recoveryMs ?? 'never'} ms after the thaw`,
+      `${probe}: ${during.length} in flight while frozen, ${during.length - failed.length} answered, ${failed.length} failed${codeList ? ` (${codeList})` : ''}, longest ${maxMs} ms (${maxFrozenMs} ms of it frozen), ${hung} waited for the thaw; answered again ${recoveryMs ?? 'never'} ms after the thaw`,
     );
   }
   return {
     outcome: {
       name: NAME,
       ok,
-      detail: `primary paused ${FREEZE_MS / 1000} s (bound ${BOUND_MS / 1000} s a request): ${lines.join('; ')}`,
+      detail: `primary paused ${FREEZE_MS / 1000} s (bound ${BOUND_MS / 1000} s of waiting on it): ${lines.join('; ')}`,
     },
     figures: [
       '',
-      `Primary frozen (\`docker pause\`) for ${FREEZE_MS / 1000} s under traffic; bound a request may wait: ${BOUND_MS / 1000} s.`,
+      `Primary frozen (\`docker pause\`) for ${FREEZE_MS / 1000} s under traffic; a request still waiting at the thaw after ${BOUND_MS / 1000} s of the freeze waited for the thaw.`,
       '',
-      '| client | sent while frozen | answered | failed (what they got) | longest wait | answered again after the thaw |',
-      '|---|---|---|---|---|---|',
+      '| client | in flight while frozen | answered | failed (what they got) | longest wait | waited for the thaw | answered again after the thaw |',
+      '|---|---|---|---|---|---|---|',
       ...rows,
     ],
+    samples: samples.map((s) => ({ ...s, at: s.at - frozenAt })),
   };
 }
