@@ -5,6 +5,9 @@
  *
  * Which replica answered is read from HAProxy: the X-Fleetgraph-Instance response header for the
  * gateways and the SSOs, the per-server request counters of its statistics for the subgraphs.
+ * A check whose steps must reach given replicas talks to their container addresses instead
+ * (checks/: the code flow across SSOs, the cache flush); checks/freeze-primary.ts freezes the
+ * primary under traffic.
  */
 import { execFileSync } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
