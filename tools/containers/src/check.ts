@@ -5,58 +5,27 @@
  *
  * Which replica answered is read from HAProxy: the X-Fleetgraph-Instance response header for the
  * gateways and the SSOs, the per-server request counters of its statistics for the subgraphs.
+ * A check whose steps must reach given replicas talks to their container addresses instead
+ * (checks/: the code flow across SSOs, the cache flush); checks/freeze-primary.ts freezes the
+ * primary under traffic.
  */
 import { execFileSync } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { GATEWAY_SECRET_HEADER } from '@fleetgraph/auth';
 import { writeResult } from '@fleetgraph/bench/results';
 import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
-import { HAPROXY_STATS_PORT, instanceName, REPLICAS } from './compose-file';
+import { instanceName, REPLICAS } from './compose-file';
 import { build, up } from './actions';
 import { compose, ensureSecrets, graphql, signIn, urls, type GraphqlAnswer } from './platform';
+import { containerAddress, containerOf, haproxyCounters, haproxyUp, type Outcome } from './checks/support';
+import { checkCodeFlowAcrossSso } from './checks/code-flow';
+import { checkCacheFlush } from './checks/cache-flush';
+import { freezePrimary } from './checks/freeze-primary';
 
 const log = (line: string) => console.log(`[test:containers] ${line}`);
 
-interface Outcome {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-
 const VEHICLES_PAGE = `query Walk($pageId: ID) { devices(pageSize: 7, pageId: $pageId) { list { id } next } }`;
 const CHEAP_QUERY = '{ account { id } }';
-
-/** HAProxy's per-server total of sessions (`stot`), by backend and server. */
-async function haproxyCounters(): Promise<Record<string, Record<string, number>>> {
-  const csv = await (await fetch(`http://127.0.0.1:${HAPROXY_STATS_PORT}/stats;csv`)).text();
-  const [head, ...rows] = csv.trim().split('\n');
-  const columns = (head as string).replace(/^# /, '').split(',');
-  const at = (name: string) => columns.indexOf(name);
-  const out: Record<string, Record<string, number>> = {};
-  for (const row of rows) {
-    const cells = row.split(',');
-    const [backend, server] = [cells[at('pxname')] as string, cells[at('svname')] as string];
-    if (server === 'FRONTEND' || server === 'BACKEND') continue;
-    (out[backend] ??= {})[server] = Number(cells[at('stot')]);
-  }
-  return out;
-}
-
-/** Servers of each backend that HAProxy sees UP. */
-async function haproxyUp(): Promise<Record<string, string[]>> {
-  const csv = await (await fetch(`http://127.0.0.1:${HAPROXY_STATS_PORT}/stats;csv`)).text();
-  const [head, ...rows] = csv.trim().split('\n');
-  const columns = (head as string).replace(/^# /, '').split(',');
-  const out: Record<string, string[]> = {};
-  for (const row of rows) {
-    const cells = row.split(',');
-    const server = cells[columns.indexOf('svname')] as string;
-    if (server === 'FRONTEND' || server === 'BACKEND') continue;
-    if ((cells[columns.indexOf('status')] as string).startsWith('UP'))
-      (out[cells[columns.indexOf('pxname')] as string] ??= []).push(server);
-  }
-  return out;
-}
 
 async function refresh(refreshToken: string) {
   const response = await fetch(`${urls.sso}/oauth/token`, {
@@ -271,29 +240,6 @@ async function checkStandbyReads(token: string): Promise<Outcome> {
   };
 }
 
-function containerOf(service: string): string {
-  return execFileSync(
-    'docker-compose',
-    ['-p', 'fleetgraph', '-f', 'deploy/containers/docker-compose.yml', 'ps', '-q', service],
-    {
-      cwd: process.cwd(),
-    },
-  )
-    .toString()
-    .trim();
-}
-
-function containerAddress(id: string): string {
-  return execFileSync('docker', [
-    'inspect',
-    '-f',
-    '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
-    id,
-  ])
-    .toString()
-    .trim();
-}
-
 /** Traffic at a steady pace under the user's rate limit; counts what fails. */
 function traffic(
   kind: 'gateway' | 'sso' | { subgraph: string; port: number; secret: string },
@@ -415,7 +361,14 @@ export async function runChecks(options: { reuse?: boolean } = {}): Promise<bool
   const secrets = await ensureSecrets();
   const { access_token: token } = await signIn();
 
-  for (const check of [checkSignInAndRefresh, () => checkCursorWalk(token), checkRevocation]) {
+  const { access_token: cacheToken } = await signIn();
+  for (const check of [
+    checkSignInAndRefresh,
+    () => checkCodeFlowAcrossSso(secrets.EXPLORER_CLIENT_SECRET as string),
+    () => checkCursorWalk(token),
+    checkRevocation,
+    () => checkCacheFlush(cacheToken),
+  ]) {
     const outcome = await check().catch((error: Error) => ({
       name: check.name,
       ok: false,
@@ -482,6 +435,19 @@ export async function runChecks(options: { reuse?: boolean } = {}): Promise<bool
         `| ${instanceName(k.service, 1)} | ${k.sent} | ${k.failed}${k.failures.length ? ` (${k.failures.join('; ')})` : ''} | ${(k.startMs / 1000).toFixed(1)} s | ${(k.recoveryMs / 1000).toFixed(1)} s |`,
     ),
   );
+
+  // The primary frozen, then thawed: bounded answers meanwhile, the time until answered again.
+  {
+    const { access_token } = await signIn();
+    const freeze = await freezePrimary(access_token).catch((error: Error) => ({
+      outcome: { name: 'primary frozen: bounded answers, then recovery', ok: false, detail: error.message },
+      figures: [],
+      samples: [],
+    }));
+    outcomes.push(freeze.outcome);
+    figures.push(...freeze.figures);
+    log(`${freeze.outcome.ok ? 'ok  ' : 'FAIL'} ${freeze.outcome.name}: ${freeze.outcome.detail}`);
+  }
 
   // Redis stopped: the gateways degrade (local rate limits and caches) and keep answering.
   {

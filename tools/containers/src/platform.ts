@@ -115,12 +115,13 @@ export async function graphql(
   token: string,
   query: string,
   variables: Record<string, unknown> = {},
+  timeoutMs = 10_000,
 ): Promise<GraphqlAnswer> {
   const response = await fetch(urls.graphql, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   let body: GraphqlAnswer['body'];
