@@ -9,29 +9,13 @@
  * BENCH_N requests per query (default 10) after 2 unmeasured. Results go to
  * tools/bench/results/<date>-group-statistics.md.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startPlatform } from '@fleetgraph/start';
-import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
-import { freePort, postGraphQL } from '@fleetgraph/testing';
-import { login } from './load';
+import { postGraphQL } from '@fleetgraph/testing';
+import { startScalePlatform } from './harness';
 import { writeResult } from './results';
 
 const N = Number(process.env.BENCH_N ?? 10);
 const WARMUP = 2;
-const LIMITS = {
-  MAX_TOKENS: '100000',
-  MAX_COST: '100000000',
-  MAX_DEPTH: '40',
-  MAX_ALIASES: '1000',
-  RATE_LIMIT_PER_MINUTE: '0',
-  COST_BUDGET_PER_MINUTE: '0',
-  COST_BUDGET_ORGANIZATION_PER_MINUTE: '0',
-};
-
 const STATISTICS = `mobilityTransactionStatistics { periodStart periodEnd productCategory energyType quantityUnit currency
   transactionCount quantity netTotal grossTotal averageNetUnitPrice averageGrossUnitPrice anomaliesCount distanceKm consumptionPer100Km }`;
 const TRANSACTIONS = `mobilityTransactions(pageSize: 5) { next list { id transactedAt quantity quantityUnit productCategory
@@ -53,21 +37,9 @@ const percentile = (sorted: number[], p: number) =>
 async function main() {
   const url = process.env.BENCH_SCALE_DATABASE_URL;
   if (!url) throw new Error('BENCH_SCALE_DATABASE_URL names a seeded database (npm run seed -- --scale N)');
-  // The scale benchmark's data directory for the same database (the SSO's keys are sealed there).
-  const dir = join(tmpdir(), `fleetgraph-scale-${createHash('sha1').update(url).digest('hex').slice(0, 12)}`);
-  mkdirSync(dir, { recursive: true });
-  const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
-    ports[name] = await freePort();
-  const platform = await startPlatform({
-    env: { DATABASE_URL: url, LOG_LEVEL: 'silent', ...LIMITS },
-    dataDir: dir,
-    ports,
-    seed: false,
-  });
+  const { platform, token, close } = await startScalePlatform(url);
   try {
     const graphql = platform.urls.graphql;
-    const token = await login(platform.urls.sso);
     const off = await postGraphQL(graphql, '{ cache(scope: NONE) { ttl } }', { token });
     if (off.errors) throw new Error(JSON.stringify(off.errors));
     const rows: string[] = [];
@@ -105,7 +77,7 @@ async function main() {
     );
     console.log(`results: ${file}`);
   } finally {
-    await platform.close();
+    await close();
   }
 }
 

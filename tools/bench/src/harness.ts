@@ -3,13 +3,14 @@
  * throwaway database, signs in the demo user, and measures sequential request latencies.
  * The database server is DATABASE_URL, else an embedded one started here.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startPlatform, type Platform } from '@fleetgraph/start';
 import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
-import { freePort, postGraphQL } from '@fleetgraph/testing';
+import { freePort, postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
 import { benchDatabase } from './database';
 import { benchRedisEnv, deleteBenchRedisKeys } from './redis-scope';
 import { login } from './load';
@@ -31,9 +32,6 @@ export async function startBenchPlatform(
 ): Promise<BenchPlatform> {
   const database = await benchDatabase('bench');
   const dir = mkdtempSync(join(tmpdir(), 'fleetgraph-bench-'));
-  const ports: Record<string, number> = {};
-  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
-    ports[name] = await freePort();
   const platform = await startPlatform({
     env: {
       DATABASE_URL: database.url,
@@ -45,7 +43,7 @@ export async function startBenchPlatform(
       ...env,
     },
     dataDir: dir,
-    ports,
+    ports: await freePorts(),
     ...(options.processes ? { processes: true } : {}),
   });
   const token = await login(platform.urls.sso);
@@ -60,6 +58,32 @@ export async function startBenchPlatform(
       await database.close();
     },
   };
+}
+
+/**
+ * The platform on a database seeded with `npm run seed -- --scale N` (not seeded again), with the
+ * gateway's limits lifted for whole-type selections, as the demo user. One data directory per
+ * scaled database, kept between runs: the SSO seals its signing keys in the database with a key
+ * kept there, so a new directory could not open them.
+ */
+export async function startScalePlatform(url: string): Promise<Omit<BenchPlatform, 'databaseUrl'>> {
+  const dir = join(tmpdir(), `fleetgraph-scale-${createHash('sha1').update(url).digest('hex').slice(0, 12)}`);
+  mkdirSync(dir, { recursive: true });
+  const platform = await startPlatform({
+    env: { DATABASE_URL: url, LOG_LEVEL: 'silent', ...WHOLE_SCHEMA_LIMITS },
+    dataDir: dir,
+    ports: await freePorts(),
+    seed: false,
+  });
+  return { platform, token: await login(platform.urls.sso), close: () => platform.close() };
+}
+
+/** A free port for each service of the platform. */
+async function freePorts(): Promise<Record<string, number>> {
+  const ports: Record<string, number> = {};
+  for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
+    ports[name] = await freePort();
+  return ports;
 }
 
 export interface Stats {

@@ -15,10 +15,6 @@
  * single answers. Then the Vehicle-extension page (fields other subgraphs add to Vehicle) against
  * the bare vehicle page, as a ratio of p50s. Results go to tools/bench/results/<date>-scale.md.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   buildClientSchema,
@@ -32,11 +28,8 @@ import {
   type GraphQLObjectType,
   type IntrospectionQuery,
 } from 'graphql';
-import { startPlatform } from '@fleetgraph/start';
-import { loadSubgraphManifests } from '@fleetgraph/subgraphs';
-import { freePort, postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
-import { startBenchPlatform } from './harness';
-import { login } from './load';
+import { postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
+import { startBenchPlatform, startScalePlatform } from './harness';
 import { writeResult } from './results';
 
 type AnyField = GraphQLField<unknown, unknown>;
@@ -116,25 +109,10 @@ async function main() {
   let graphql: string;
   let token: string;
   if (scaleUrl) {
-    // One data directory per scaled database, kept between runs: the SSO seals its signing keys
-    // in the database with a key kept there, so a new directory could not open them.
-    const dir = join(
-      tmpdir(),
-      `fleetgraph-scale-${createHash('sha1').update(scaleUrl).digest('hex').slice(0, 12)}`,
-    );
-    mkdirSync(dir, { recursive: true });
-    const ports: Record<string, number> = {};
-    for (const name of ['gateway', 'sso', ...(await loadSubgraphManifests()).map((s) => s.name)])
-      ports[name] = await freePort();
-    const platform = await startPlatform({
-      env: { DATABASE_URL: scaleUrl, LOG_LEVEL: 'silent', ...WHOLE_SCHEMA_LIMITS },
-      dataDir: dir,
-      ports,
-      seed: false,
-    });
-    graphql = platform.urls.graphql;
-    token = await login(platform.urls.sso);
-    close = () => platform.close();
+    const scaled = await startScalePlatform(scaleUrl);
+    graphql = scaled.platform.urls.graphql;
+    token = scaled.token;
+    close = () => scaled.close();
   } else {
     const bench = await startBenchPlatform(WHOLE_SCHEMA_LIMITS);
     graphql = bench.platform.urls.graphql;
