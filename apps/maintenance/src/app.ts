@@ -29,10 +29,6 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      // Upcoming work reads fleet-core's contract through index nested loops; without table
-      // statistics (autovacuum off, or right after a restore) the planner's estimates are large
-      // enough to JIT-compile them, which costs far more than the statement itself.
-      databaseSettings: { jit: 'off' },
       createReader: (knex, user) => createReader({ knex, codec, clock: config.clock, listScopes }, user),
       // fleet-core's facts reach the kept upcoming work through this pass (data/upcoming-store.ts):
       // their staleness is bounded by the period plus one pass.

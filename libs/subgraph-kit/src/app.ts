@@ -61,11 +61,22 @@ export interface SubgraphDefinition<R> {
   createReader(knex: Knex, user: UserContext): R;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
-  /** PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings). */
+  /**
+   * PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings), over
+   * SUBGRAPH_DATABASE_SETTINGS.
+   */
   databaseSettings?: Readonly<Record<string, string>>;
   /** Work to do once the database is migrated (demo data, warm caches...); `knex` is the primary. */
   onStart?(app: FastifyInstance, knex: Knex): Promise<void>;
 }
+
+/**
+ * Every subgraph's session settings. `jit=off`: a subgraph's statements read a page through index
+ * nested loops over lateral subqueries; without table statistics (autovacuum off, or right after
+ * a restore) their estimates are large enough for PostgreSQL to JIT-compile them, and compiling
+ * costs far more than running a statement that reads a bounded page.
+ */
+export const SUBGRAPH_DATABASE_SETTINGS: Readonly<Record<string, string>> = { jit: 'off' };
 
 export async function createSubgraphApp<R>(
   config: SubgraphConfig & { databaseUrl: string },
@@ -89,7 +100,7 @@ export async function createSubgraphApp<R>(
     timeouts: config.databaseTimeouts ?? SERVICE_DATABASE_TIMEOUTS,
     preparedStatements: config.preparedStatements ?? true,
     ...(definition.repeatedJson ? { repeatedJson: true } : {}),
-    ...(definition.databaseSettings ? { sessionSettings: definition.databaseSettings } : {}),
+    sessionSettings: { ...SUBGRAPH_DATABASE_SETTINGS, ...definition.databaseSettings },
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   const { primary: knex, reads } = pools;

@@ -27,6 +27,8 @@ type Query {
   item(id: ID!): Item
   itemsNamed(name: String!): [Item!]!
   echoDate(at: DateTime!): DateTime!
+  "The value of a PostgreSQL setting on the request's connection."
+  databaseSetting(name: String!): String!
 }
 `;
 
@@ -53,6 +55,8 @@ const resolvers: Resolvers<Reader> = {
     itemsNamed: (_: unknown, args: { name: string }, { reader }) =>
       reader.knex('kit_test.items').select('id', 'name').where('name', args.name),
     echoDate: (_: unknown, args: { at: Date }) => args.at,
+    databaseSetting: async (_: unknown, args: { name: string }, { reader }) =>
+      (await reader.knex.raw('select current_setting(?) as value', [args.name])).rows[0].value,
   },
   Item: {
     __resolveReference: (ref: { id: string }, { reader }: { reader: Reader }) => reader.item.load(ref.id),
