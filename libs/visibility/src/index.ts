@@ -5,6 +5,7 @@ export {
   visibleDrivers,
   visibleAccounts,
   groupVisibleTo,
+  visibleIdsOf,
   accountVisibleTo,
   rootListScope,
   WALK_FROM_GROUPS,

@@ -15,6 +15,8 @@
  *   narrowed some other way (by id, by parent): a few index probes per row, whatever the viewer
  *   sees (the asset's groups, then their ancestors among the viewer's groups). Use it for every
  *   lookup by key and every list bounded by its parent.
+ *   An account's assets under a page of accounts are bounded by what that account sees:
+ *   `x.id = any(visibleIdsOf(knex, kind, 'p.parent_id'))`, then the viewer's per-row test.
  * The views are inlined by the planner, so both cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
@@ -88,6 +90,37 @@ export const vehicleVisibleTo = (knex: Knex, accountId: Viewer, column: string) 
 /** True for a row whose driver (`column`) is placed in a group the account sees. */
 export const driverVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'driver', accountId, column);
+
+/**
+ * The ids of what the account in `accountColumn` sees (a column of the statement, e.g. a nested
+ * page's `p.parent_id`), as an array expression for `x.id = any(...)`: its memberships, their
+ * descendants, and (for assets) their placements, each step an index range, so it costs what that
+ * account sees and nothing of what anyone else does. For "the assets of this account the viewer
+ * sees" under many accounts: `x.id = any(visibleIdsOf(...))` and a per-row test for the viewer
+ * (`vehicleVisibleTo`...). `= any` of an array is a condition on the child's own index, read in
+ * that index's order, so the page stops after a page of rows that pass the viewer's test; an
+ * `in (subquery)` there gives the planner (without statistics) the choice of walking every child
+ * in page order and testing the account's set on each, which it takes. `offset 0` keeps each step
+ * a per-row index lookup, where it would otherwise hash the whole closure for every account.
+ */
+export function visibleIdsOf(
+  knex: Knex,
+  kind: 'vehicle' | 'device' | 'driver' | 'group',
+  accountColumn: string,
+): Knex.Raw {
+  const groups = `${FLEET_CONTRACT}.account_groups_v1 m
+    cross join lateral (select c.descendant_id from ${FLEET_CONTRACT}.group_ancestors_v1 c
+                         where c.ancestor_id = m.group_id offset 0) c`;
+  if (kind === 'group')
+    return knex.raw(`array(select c.descendant_id from ${groups} where m.account_id = ??)`, [accountColumn]);
+  return knex.raw(
+    `array(select a.${kind}_id from ${groups}
+      cross join lateral (select a.${kind}_id from ${FLEET_CONTRACT}.group_${kind}s_v1 a
+                           where a.group_id = c.descendant_id offset 0) a
+      where m.account_id = ??)`,
+    [accountColumn],
+  );
+}
 
 /** Columns of a row naming assets; the row is visible when any of them is. */
 export type AssetColumns = Partial<Record<'device' | 'vehicle' | 'driver' | 'group', string>>;
