@@ -1,6 +1,6 @@
 /**
  * An account's groups, devices, vehicles and drivers as nested pages (Account.groups...): what
- * both the parent account and the viewer see. Answers: every viewer and parent page through exactly
+ * both the parent account and the viewer see; and a group's alerts, read down its subtree. Answers: every viewer and parent page through exactly
  * the intersection of the two accounts' visible sets, in the list's order. Cost: under a batch of
  * parents, each parent's page reads what that parent sees and about a page of per-row tests for
  * the viewer, however much the viewer sees (EXPLAIN ANALYZE, tables without statistics).
@@ -25,6 +25,7 @@ import {
   visibleVehicles,
 } from '@fleetgraph/visibility';
 import { relations } from './data/relation-specs';
+import { alertRelations } from './data/services/alerts/relations';
 import { F } from './testing/fixture';
 import { startHarness, type Harness } from './testing/harness';
 
@@ -190,6 +191,31 @@ test('a page under many accounts reads what those accounts see, not what the vie
         const read = rowsRead(nodes, table.replace('fleet.', ''));
         assert.ok(read <= PARENTS * 30, `${spec.name}: ${table} rows read ${read}`);
       }
+    }
+
+    // A group's alerts (its subtree's devices'): under the 40 first bays, with an alert on each of
+    // the 5,000 devices placed in South, each bay reads its own subtree only.
+    await trx.raw(
+      `insert into fleet.vehicle_alerts (id, organization_id, device_id, type, severity, status, message, started_at)
+       select ${id('0000abab')}, ?, 'bulk-' || n, 'TOWING', 'INFO', 'ACTIVE', 'bulk', ?::timestamptz
+         from generate_series(1, ?) n`,
+      [F.orgA, '2026-01-01T00:00:00Z', BULK],
+    );
+    const bays: string[] = (
+      await trx('fleet.groups').select('id').where('label', 'like', 'Bay %').orderBy('id').limit(PARENTS)
+    ).map((r: { id: string }) => r.id);
+    const alerts = alertRelations.groupAlerts;
+    const page = alerts
+      .children(trx)
+      .select(selectColumns(alerts.child))
+      .orderBy(alerts.child.order.columns.map((column) => ({ column, order: 'desc' })))
+      .limit(PAGE + 1);
+    const { sql, bindings } = trx.raw(rowsPerParent(alerts.parentType), [bays, page]).toSQL();
+    const nodes = await explainNodes(trx, sql, bindings, { analyze: true });
+    assert.equal((await trx.raw(sql, bindings)).rows.length, 3, 'control: the alerts of Bay 1');
+    for (const table of ['vehicle_alerts', 'group_devices', 'group_closure']) {
+      const read = rowsRead(nodes, table);
+      assert.ok(read <= PARENTS * 10, `${alerts.name}: ${table} rows read ${read}`);
     }
   } finally {
     await trx.rollback();

@@ -6,6 +6,7 @@ export {
   visibleAccounts,
   groupVisibleTo,
   visibleIdsOf,
+  idsPlacedUnder,
   accountVisibleTo,
   rootListScope,
   WALK_FROM_GROUPS,

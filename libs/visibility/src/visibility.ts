@@ -103,22 +103,40 @@ export const driverVisibleTo = (knex: Knex, accountId: Viewer, column: string) =
  * in page order and testing the account's set on each, which it takes. `offset 0` keeps each step
  * a per-row index lookup, where it would otherwise hash the whole closure for every account.
  */
-export function visibleIdsOf(
-  knex: Knex,
-  kind: 'vehicle' | 'device' | 'driver' | 'group',
-  accountColumn: string,
-): Knex.Raw {
-  const groups = `${FLEET_CONTRACT}.account_groups_v1 m
-    cross join lateral (select c.descendant_id from ${FLEET_CONTRACT}.group_ancestors_v1 c
-                         where c.ancestor_id = m.group_id offset 0) c`;
+export function visibleIdsOf(knex: Knex, kind: IdKind, accountColumn: string): Knex.Raw {
+  return idsIn(
+    knex,
+    kind,
+    `${FLEET_CONTRACT}.account_groups_v1 m
+      cross join lateral (select c.descendant_id from ${FLEET_CONTRACT}.group_ancestors_v1 c
+                           where c.ancestor_id = m.group_id offset 0) c`,
+    'm.account_id = ??',
+    accountColumn,
+  );
+}
+
+/**
+ * The ids of the assets placed in group `groupColumn` (a column of the statement, e.g. a nested
+ * page's `p.parent_id`) or any group under it (for 'group', those groups), as an array expression
+ * for `x.id = any(...)`: the group's descendants, then their placements, each by index; the
+ * subtree's cost, whatever else the organization holds.
+ */
+export function idsPlacedUnder(knex: Knex, kind: IdKind, groupColumn: string): Knex.Raw {
+  return idsIn(knex, kind, `${FLEET_CONTRACT}.group_ancestors_v1 c`, 'c.ancestor_id = ??', groupColumn);
+}
+
+type IdKind = 'vehicle' | 'device' | 'driver' | 'group';
+
+/** The groups `c.descendant_id` of `groups` (FROM items) where `where` (on `column`), or their placements. */
+function idsIn(knex: Knex, kind: IdKind, groups: string, where: string, column: string): Knex.Raw {
   if (kind === 'group')
-    return knex.raw(`array(select c.descendant_id from ${groups} where m.account_id = ??)`, [accountColumn]);
+    return knex.raw(`array(select c.descendant_id from ${groups} where ${where})`, [column]);
   return knex.raw(
     `array(select a.${kind}_id from ${groups}
       cross join lateral (select a.${kind}_id from ${FLEET_CONTRACT}.group_${kind}s_v1 a
                            where a.group_id = c.descendant_id offset 0) a
-      where m.account_id = ??)`,
-    [accountColumn],
+      where ${where})`,
+    [column],
   );
 }
 
