@@ -3,22 +3,18 @@
  * both the parent account and the viewer see; and a group's alerts, read down its subtree. Answers: every viewer and parent page through exactly
  * the intersection of the two accounts' visible sets, in the list's order. Cost: under a batch of
  * parents, each parent's page reads what that parent sees and about a page of per-row tests for
- * the viewer, however much the viewer sees (EXPLAIN ANALYZE, tables without statistics).
+ * the viewer, however much the viewer sees; a parent that sees a large fleet walks its
+ * organization and reads about a page (EXPLAIN ANALYZE, tables without statistics).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Knex } from 'knex';
 import { asViewer, type Viewer } from '@fleetgraph/auth';
-import {
-  CursorCodec,
-  relationLoader,
-  rowsPerParent,
-  selectColumns,
-  type RelationSpec,
-} from '@fleetgraph/paging';
+import { CursorCodec, firstPageStatement, relationLoader, type RelationSpec } from '@fleetgraph/paging';
 import { assertNoStatistics, explainNodes, rowsRead } from '@fleetgraph/testing';
 import {
   refreshGroupClosure,
+  rootListScope,
   visibleDevices,
   visibleDrivers,
   visibleGroups,
@@ -165,12 +161,7 @@ test('a page under many accounts reads what those accounts see, not what the vie
     const PAGE = 5;
     for (const { spec } of KINDS) {
       // The statement relationLoader sends for a first page (relations.ts): every parent's page.
-      const page = spec
-        .children(trx, F.alice.uid)
-        .select(selectColumns(spec.child))
-        .orderBy(spec.child.order.columns)
-        .limit(PAGE + 1);
-      const { sql, bindings } = trx.raw(rowsPerParent(spec.parentType), [parents, page]).toSQL();
+      const { sql, bindings } = firstPageStatement(trx, F.alice.uid, spec, parents, PAGE).toSQL();
       const nodes = await explainNodes(trx, sql, bindings, { analyze: true });
       const rows = (await trx.raw(sql, bindings)).rows as unknown[];
       assert.equal(
@@ -193,6 +184,48 @@ test('a page under many accounts reads what those accounts see, not what the vie
       }
     }
 
+    // alice herself now sees a large fleet (504 groups from the top): under her, each kind walks
+    // the organization in page order, testing her and the viewer per row, and stops with the page;
+    // a first and a continued page answer what the set forms select.
+    assert.equal(
+      (await rootListScope(trx, F.alice.uid)).shape,
+      'per-row',
+      'control: alice sees a large fleet',
+    );
+    for (const kind of KINDS) {
+      const spec: RelationSpec = kind.spec;
+      if (!spec.ways) continue;
+      const { table, set } = kind;
+      for (const viewer of [F.alice.uid, F.bob.uid]) {
+        const { alias } = spec.child;
+        const expected = (
+          await trx(`fleet.${table} as ${alias}`)
+            .select(`${alias}.id`)
+            .whereIn(`${alias}.id`, set(trx, F.alice.uid))
+            .whereIn(`${alias}.id`, set(trx, viewer))
+            .orderBy(spec.child.order.columns)
+            .limit(2 * PAGE)
+        ).map((r: { id: string }) => r.id);
+        const loader = relationLoader<{ id: string }>(trx, codec, viewer, spec);
+        const first = await loader.load({ parentId: F.alice.uid, args: { pageSize: PAGE } });
+        const second = first.next
+          ? (await loader.load({ parentId: F.alice.uid, args: { pageSize: PAGE, pageId: first.next } })).list
+          : [];
+        assert.deepEqual(
+          [...first.list, ...second].map((row) => row.id),
+          expected,
+          `${spec.name} of alice for ${viewer}`,
+        );
+      }
+      const statement = firstPageStatement(trx, F.alice.uid, spec, [F.alice.uid], PAGE).toSQL();
+      const nodes = await explainNodes(trx, statement.sql, statement.bindings, { analyze: true });
+      assert.equal((await trx.raw(statement.sql, statement.bindings)).rows.length, PAGE + 1);
+      for (const name of ['group_devices', 'group_vehicles', 'group_drivers', spec.child.table]) {
+        const read = rowsRead(nodes, name.replace('fleet.', ''));
+        assert.ok(read <= 4 * (PAGE + 1), `${spec.name} under alice: ${name} rows read ${read}`);
+      }
+    }
+
     // A group's alerts (its subtree's devices'): under the 40 first bays, with an alert on each of
     // the 5,000 devices placed in South, each bay reads its own subtree only.
     await trx.raw(
@@ -205,12 +238,7 @@ test('a page under many accounts reads what those accounts see, not what the vie
       await trx('fleet.groups').select('id').where('label', 'like', 'Bay %').orderBy('id').limit(PARENTS)
     ).map((r: { id: string }) => r.id);
     const alerts = alertRelations.groupAlerts;
-    const page = alerts
-      .children(trx)
-      .select(selectColumns(alerts.child))
-      .orderBy(alerts.child.order.columns.map((column) => ({ column, order: 'desc' })))
-      .limit(PAGE + 1);
-    const { sql, bindings } = trx.raw(rowsPerParent(alerts.parentType), [bays, page]).toSQL();
+    const { sql, bindings } = firstPageStatement(trx, F.alice.uid, alerts, bays, PAGE).toSQL();
     const nodes = await explainNodes(trx, sql, bindings, { analyze: true });
     assert.equal((await trx.raw(sql, bindings)).rows.length, 3, 'control: the alerts of Bay 1');
     for (const table of ['vehicle_alerts', 'group_devices', 'group_closure']) {

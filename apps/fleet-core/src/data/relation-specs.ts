@@ -3,18 +3,22 @@
  * Children of a group are visible whenever the group is (visibility flows down the hierarchy);
  * every other relation also tests the viewer's visibility on each child (`deviceVisibleTo`...),
  * the parent bounding the children: a device's groups, an account's assets (what that account
- * sees, `visibleIdsOf`). None builds the viewer's whole visible set, which a nested page would
- * build again under every parent.
+ * sees, `visibleIdsOf`; its organization walked in page order when that is a large fleet). None
+ * builds the viewer's whole visible set, which a nested page would build again under every parent.
  */
 import type { Knex } from 'knex';
 import {
   deviceVisibleTo,
   driverVisibleTo,
   groupVisibleTo,
+  organizationIn,
+  seenByAccountIn,
+  seesLargeFleet,
   vehicleVisibleTo,
   visibleIdsOf,
 } from '@fleetgraph/visibility';
-import type { RelationSpec } from '@fleetgraph/paging';
+import type { Viewer } from '@fleetgraph/auth';
+import type { RelationSpec, RelationWay } from '@fleetgraph/paging';
 import * as t from './tables';
 
 type Filters = Record<string, unknown>;
@@ -53,6 +57,27 @@ const seenByParentAccount = (knex: Knex, column: string, kind: Parameters<typeof
 
 const from = (knex: Knex, spec: t.TableSpec) => knex(`${spec.table} as ${spec.alias}`);
 
+/**
+ * For a parent account that sees a large fleet (seesLargeFleet), whose visible ids would be its
+ * whole fleet: its organization's rows walked in page order on the index led by (organization_id,
+ * ...order), each tested for that account and for the viewer, so the page stops after about a
+ * page of rows. The organization is an equality with the order led by it, so the index gives the
+ * order and no sort reads the organization whole.
+ */
+const walkLargeFleet = (
+  spec: t.TableSpec,
+  kind: 'vehicle' | 'device' | 'driver',
+  visibleTo: (knex: Knex, viewer: Viewer, column: string) => Knex.Raw,
+): RelationWay => ({
+  when: (knex) => seesLargeFleet(knex, 'p.parent_id'),
+  children: (knex, viewer) =>
+    from(knex, spec)
+      .where(`${spec.alias}.organization_id`, organizationIn(knex, 'p.parent_id'))
+      .where(seenByAccountIn(knex, kind, 'p.parent_id', `${spec.alias}.id`))
+      .where(visibleTo(knex, viewer, `${spec.alias}.id`)),
+  orderFirst: [`${spec.alias}.organization_id`],
+});
+
 export const relations = {
   accountGroups: {
     name: 'Account.groups',
@@ -71,6 +96,7 @@ export const relations = {
       from(knex, t.devices)
         .where(seenByParentAccount(knex, 'd.id', 'device'))
         .where(deviceVisibleTo(knex, viewer, 'd.id')),
+    ways: [walkLargeFleet(t.devices, 'device', deviceVisibleTo)],
   },
   accountVehicles: {
     name: 'Account.vehicles',
@@ -80,6 +106,7 @@ export const relations = {
       from(knex, t.vehicles)
         .where(seenByParentAccount(knex, 'v.id', 'vehicle'))
         .where(vehicleVisibleTo(knex, viewer, 'v.id')),
+    ways: [walkLargeFleet(t.vehicles, 'vehicle', vehicleVisibleTo)],
   },
   groupDevices: {
     name: 'Group.devices',
@@ -163,6 +190,7 @@ export const relations = {
       from(knex, t.drivers)
         .where(seenByParentAccount(knex, 'dr.id', 'driver'))
         .where(driverVisibleTo(knex, viewer, 'dr.id')),
+    ways: [walkLargeFleet(t.drivers, 'driver', driverVisibleTo)],
   },
   accountDriverProfiles: {
     name: 'Account.driverProfiles',
