@@ -27,6 +27,11 @@ export async function buildApp(
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
+      // Nested pages are one statement for every parent, some with a branch per way of reading
+      // (relation-specs.ts); without table statistics (autovacuum off, or right after a restore)
+      // their estimates are large enough to JIT-compile them, which costs far more than the
+      // statement itself, every time a generic plan runs.
+      databaseSettings: { jit: 'off' },
       createLoaders: (knex, user) => createLoaders({ knex, codec, listScopes }, user),
     },
     options,
