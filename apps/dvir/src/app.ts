@@ -9,7 +9,7 @@ import { ListScopeCache } from '@fleetgraph/visibility';
 import { DVIR_SCHEMA, migrations } from '../migrations/index';
 import type { DvirConfig } from './config';
 import { fileServiceFor } from './data/files/index';
-import { createLoaders, type DvirLoaders } from './loaders';
+import { createReader, type DvirReader } from './reader';
 import { resolvers } from './resolvers/index';
 import { SCHEMA_DIR } from './paths';
 
@@ -22,14 +22,14 @@ export async function buildApp(
   const codec = new CursorCodec(config.pagingSecret);
   const files = fileServiceFor(config);
   const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
-  return createSubgraphApp<DvirLoaders>(
+  return createSubgraphApp<DvirReader>(
     config,
     {
       dbSchema: DVIR_SCHEMA,
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, files, listScopes }, user),
+      createReader: (knex, user) => createReader({ knex, codec, files, listScopes }, user),
       // Every answer carries its item's translation map: a page of reports repeats a few dozen
       // maps about a thousand times. Parsed once per text, shared frozen (libs/db repeated-json.ts).
       repeatedJson: true,

@@ -11,7 +11,7 @@ import * as dailyDistance from './20261126_009_daily_distance';
 import * as devicesOrgOrder from './20261126_010_devices_org_order';
 import * as contractAccountGroups from './20261126_011_contract_account_groups';
 import * as driversOrgOrder from './20261126_012_drivers_org_order';
-import * as vehiclesOrgOrder from './20261128_013_vehicles_org_order';
+import * as vehiclesOrgOrder from './20261128_014_vehicles_org_order';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -27,5 +27,5 @@ export const migrations: Migrations = {
   '20261126_010_devices_org_order': devicesOrgOrder,
   '20261126_011_contract_account_groups': contractAccountGroups,
   '20261126_012_drivers_org_order': driversOrgOrder,
-  '20261128_013_vehicles_org_order': vehiclesOrgOrder,
+  '20261128_014_vehicles_org_order': vehiclesOrgOrder,
 };

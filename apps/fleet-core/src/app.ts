@@ -7,7 +7,7 @@ import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { ListScopeCache } from '@fleetgraph/visibility';
 import { FLEET_SCHEMA, migrations } from '../migrations/index';
-import { createLoaders, type FleetLoaders } from './loaders';
+import { createReader, type FleetReader } from './reader';
 import { resolvers } from './resolvers/index';
 import { SCHEMA_DIR } from './paths';
 
@@ -20,19 +20,14 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
   const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
-  return createSubgraphApp<FleetLoaders>(
+  return createSubgraphApp<FleetReader>(
     config,
     {
       dbSchema: FLEET_SCHEMA,
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      // Nested pages are one statement for every parent, some with a branch per way of reading
-      // (relation-specs.ts); without table statistics (autovacuum off, or right after a restore)
-      // their estimates are large enough to JIT-compile them, which costs far more than the
-      // statement itself, every time a generic plan runs.
-      databaseSettings: { jit: 'off' },
-      createLoaders: (knex, user) => createLoaders({ knex, codec, listScopes }, user),
+      createReader: (knex, user) => createReader({ knex, codec, listScopes }, user),
     },
     options,
   );

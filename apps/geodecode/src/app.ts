@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { GEO_SCHEMA, migrations } from '../migrations/index';
 import { placeIndex } from './domain/places';
-import { createLoaders, type GeoLoaders } from './loaders';
+import { createReader, type GeoReader } from './reader';
 import { resolvers } from './resolvers/index';
 import { SCHEMA_DIR } from './paths';
 
@@ -19,14 +19,14 @@ export async function buildApp(
   config: SubgraphConfig & { databaseUrl: string },
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
-  return createSubgraphApp<GeoLoaders>(
+  return createSubgraphApp<GeoReader>(
     config,
     {
       dbSchema: GEO_SCHEMA,
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex) => createLoaders({ knex }),
+      createReader: (knex) => createReader({ knex }),
       async onStart(app) {
         // Build the place index now, so the first request does not pay for it.
         const places = placeIndex();

@@ -9,7 +9,7 @@ import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgra
 import { ListScopeCache } from '@fleetgraph/visibility';
 import { MAINTENANCE_SCHEMA, migrations } from '../migrations/index';
 import type { MaintenanceConfig } from './config';
-import { createLoaders, type MaintenanceLoaders } from './loaders';
+import { createReader, type MaintenanceReader } from './reader';
 import { refreshUpcoming } from './data/upcoming-store';
 import { resolvers } from './resolvers/index';
 import { SCHEMA_DIR } from './paths';
@@ -22,7 +22,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const codec = new CursorCodec(config.pagingSecret);
   const listScopes = new ListScopeCache({ walkFromGroups: config.walkFromGroups });
-  return createSubgraphApp<MaintenanceLoaders>(
+  return createSubgraphApp<MaintenanceReader>(
     config,
     {
       dbSchema: MAINTENANCE_SCHEMA,
@@ -33,7 +33,7 @@ export async function buildApp(
       // statistics (autovacuum off, or right after a restore) the planner's estimates are large
       // enough to JIT-compile them, which costs far more than the statement itself.
       databaseSettings: { jit: 'off' },
-      createLoaders: (knex, user) => createLoaders({ knex, codec, clock: config.clock, listScopes }, user),
+      createReader: (knex, user) => createReader({ knex, codec, clock: config.clock, listScopes }, user),
       // fleet-core's facts reach the kept upcoming work through this pass (data/upcoming-store.ts):
       // their staleness is bounded by the period plus one pass.
       async onStart(app, knex) {

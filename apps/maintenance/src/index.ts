@@ -5,5 +5,5 @@ export * from './domain/upcoming';
 export { CATALOG, simulateHistory } from './demo/seed';
 export { vehicleFacts, vehicleFactsQuery } from './data/tables';
 export { refreshUpcoming } from './data/upcoming-store';
-export { createLoaders } from './loaders';
+export { createReader } from './reader';
 export { resolvers } from './resolvers/index';

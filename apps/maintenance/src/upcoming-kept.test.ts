@@ -1,6 +1,6 @@
 /**
  * The kept upcoming work answers what computing every vehicle's facts answers (the computation
- * every read made before, kept as loaders.computeUpcoming): on the fixture plus a generated fleet
+ * every read made before, kept as reader.computeUpcoming): on the fixture plus a generated fleet
  * of 200 vehicles with demo history, varied odometers, idle and busy vehicles, read at several
  * instants (the same day as the refresh, hours later, days later), for a top-level account (index
  * walks) and a subtree account (its set), every sort, filters, the default thresholds and an
@@ -13,7 +13,7 @@ import { CursorCodec } from '@fleetgraph/paging';
 import { startSubgraphHarness, type SubgraphHarness } from '@fleetgraph/subgraph-kit/testing';
 import { ListScopeCache } from '@fleetgraph/visibility';
 import manifest from './manifest';
-import { createLoaders } from './loaders';
+import { createReader } from './reader';
 import { resolvers } from './resolvers/index';
 import { pageOfItems, type UpcomingSort } from './data/upcoming-page';
 import { refreshUpcoming } from './data/upcoming-store';
@@ -100,7 +100,7 @@ type Args = {
 };
 
 const loadersAt = (user: { uid: string }, now: Date) =>
-  createLoaders({ knex: h.knex, codec, clock: () => now, listScopes }, {
+  createReader({ knex: h.knex, codec, clock: () => now, listScopes }, {
     ...user,
     email: 'x@example.test',
     fullName: 'x',
@@ -111,9 +111,9 @@ const loadersAt = (user: { uid: string }, now: Date) =>
 
 /** The old computation: every visible vehicle's facts, every item, ordered and filtered in memory. */
 async function oracle(user: { uid: string }, now: Date, args: Args) {
-  const loaders = loadersAt(user, now);
+  const reader = loadersAt(user, now);
   const wanted = args.systems ? (t: { system: string }) => args.systems!.includes(t.system) : undefined;
-  const items = (await loaders.computeUpcoming({ groupIds: args.groupIds ?? null }, wanted)).filter(
+  const items = (await reader.computeUpcoming({ groupIds: args.groupIds ?? null }, wanted)).filter(
     (i) => args.minCriticality == null || (i.criticality?.criticality ?? 0) >= args.minCriticality,
   );
   const page = pageOfItems(codec, 'o', items, args.sort, { pageSize: 100_000 }, {});
@@ -127,8 +127,8 @@ async function kept(user: { uid: string }, now: Date, args: Args, pageSize: numb
   let count: number | null = null;
   const query = (resolvers as any).Query.maintenanceUpcomings;
   do {
-    const loaders = loadersAt(user, now);
-    const page: any = await query(null, { ...args, pageSize, pageId }, { loaders });
+    const reader = loadersAt(user, now);
+    const page: any = await query(null, { ...args, pageSize, pageId }, { reader });
     list.push(...page.list.map(SHOWN));
     if (count === null) count = typeof page.count === 'function' ? await page.count() : page.count;
     pageId = page.next;

@@ -8,7 +8,7 @@ import { CursorCodec } from '@fleetgraph/paging';
 import { createSubgraphApp, type SubgraphBuildOptions, type SubgraphConfig } from '@fleetgraph/subgraph-kit';
 import { ListScopeCache } from '@fleetgraph/visibility';
 import { MOBILITY_SCHEMA, migrations } from '../migrations/index';
-import { createLoaders, type MobilityLoaders } from './loaders';
+import { createReader, type MobilityReader } from './reader';
 import { resolvers } from './resolvers/index';
 import { SCHEMA_DIR } from './paths';
 
@@ -24,14 +24,14 @@ export async function buildApp(
     now: () => now().getTime(),
     walkFromGroups: config.walkFromGroups,
   });
-  return createSubgraphApp<MobilityLoaders>(
+  return createSubgraphApp<MobilityReader>(
     config,
     {
       dbSchema: MOBILITY_SCHEMA,
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, now, listScopes }, user),
+      createReader: (knex, user) => createReader({ knex, codec, now, listScopes }, user),
     },
     options,
   );

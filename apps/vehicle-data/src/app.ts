@@ -9,7 +9,7 @@ import { createSubgraphApp, type SubgraphBuildOptions } from '@fleetgraph/subgra
 import { VEHICLE_DATA_SCHEMA, migrations } from '../migrations/index';
 import type { VehicleDataConfig } from './config';
 import { resolvers } from './resolvers/index';
-import { createLoaders, type VehicleDataLoaders } from './loaders';
+import { createReader, type VehicleDataReader } from './reader';
 import { PlateReader } from './domain/alpr/reader';
 import { dtcCatalog } from './domain/dtc/catalog';
 import { Vpic } from './domain/vin/vpic';
@@ -28,14 +28,14 @@ export async function buildApp(
     timeBudgetMs: config.alprTimeBudgetMs,
   });
   const codec = new CursorCodec(config.pagingSecret);
-  return createSubgraphApp<VehicleDataLoaders>(
+  return createSubgraphApp<VehicleDataReader>(
     config,
     {
       dbSchema: VEHICLE_DATA_SCHEMA,
       migrations,
       schemaDir: SCHEMA_DIR,
       resolvers,
-      createLoaders: (knex, user) => createLoaders({ knex, codec, vpic, plates }, user),
+      createReader: (knex, user) => createReader({ knex, codec, vpic, plates }, user),
       async onStart(app) {
         app.addHook('onClose', async () => {
           await plates.close();

@@ -55,10 +55,10 @@ export interface SubgraphDefinition<L> {
   schemaDir: string;
   resolvers: Resolvers<L>;
   /**
-   * A request's loaders. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
+   * A request's reader. `knex` is the read pool (a standby when DATABASE_READ_URL is set): never
    * write through it.
    */
-  createLoaders(knex: Knex, user: UserContext): L;
+  createReader(knex: Knex, user: UserContext): L;
   /** json/jsonb columns whose texts repeat across rows are parsed once per text (KnexOptions.repeatedJson). */
   repeatedJson?: boolean;
   /** PostgreSQL settings of the subgraph's pooled connections (KnexOptions.sessionSettings). */
@@ -120,7 +120,7 @@ export async function createSubgraphApp<L>(
         jwks: options.jwks ?? config.jwksUrl,
         ...(revocations ? { isRevoked: (jti: string) => revocations.isRevoked(jti) } : {}),
       }),
-      createLoaders: (user, signal) => definition.createLoaders(knexFor(reads, signal), user),
+      createReader: (user, signal) => definition.createReader(knexFor(reads, signal), user),
       ...(config.limits ? { limits: config.limits } : {}),
       ...(config.overload ? { overload: config.overload } : {}),
       ...(options.eventLoopDelay ? { eventLoopDelay: options.eventLoopDelay } : {}),

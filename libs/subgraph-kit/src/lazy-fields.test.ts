@@ -4,12 +4,12 @@ import { lazyFields } from './lazy-fields';
 
 test('a field is made on its first read, once, from its own object arguments', () => {
   const made: string[] = [];
-  const loaders = lazyFields<{ name: string }>()({
+  const reader = lazyFields<{ name: string }>()({
     greeting: ({ name }) => (made.push(`greeting:${name}`), `hello ${name}`),
     shout: ({ name }) => (made.push(`shout:${name}`), name.toUpperCase()),
   });
-  const ann = loaders({ name: 'ann' });
-  const bob = loaders({ name: 'bob' });
+  const ann = reader({ name: 'ann' });
+  const bob = reader({ name: 'bob' });
   assert.deepEqual(made, [], 'nothing is made up front');
   assert.equal(ann.greeting, 'hello ann');
   assert.equal(ann.greeting, 'hello ann');

@@ -54,7 +54,7 @@ function sharedScalarsOf(typeDefs: DocumentNode): Record<string, unknown> {
 
 export interface SubgraphContext<L = unknown> {
   user: UserContext;
-  loaders: L;
+  reader: L;
   requestId: string;
   log: FastifyRequest['log'];
   /** Aborted when the caller stops waiting (the gateway's timeout, its client gone). */
@@ -66,8 +66,8 @@ export type Resolvers<L = unknown> = GraphQLResolverMap<SubgraphContext<L>>;
 export interface SubgraphOptions<L> {
   typeDefs: DocumentNode;
   resolvers: Resolvers<L>;
-  /** The request's loaders; their statements stop when `signal` fires (libs/db knexFor). */
-  createLoaders: (user: UserContext, signal: AbortSignal) => L;
+  /** The request's reader (viewer, connection, loaders); its statements stop when `signal` fires (libs/db knexFor). */
+  createReader: (user: UserContext, signal: AbortSignal) => L;
   verifier: TokenVerifier;
   path?: string;
   /** Maximum query depth accepted (defence in depth; the gateway enforces its own limits). */
@@ -191,7 +191,7 @@ export async function registerSubgraph<L>(app: FastifyInstance, options: Subgrap
         const signal = abandonedSignal(reply);
         return {
           user,
-          loaders: options.createLoaders(user, signal),
+          reader: options.createReader(user, signal),
           requestId: request.id,
           log: request.log,
           signal,

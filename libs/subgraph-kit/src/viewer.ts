@@ -1,5 +1,5 @@
 /**
- * The caller as the subgraphs' loaders see it. The spec makes `user.uid` a UUID (the primary key
+ * The caller as the subgraphs' readers see it. The spec makes `user.uid` a UUID (the primary key
  * of every account); a verified token whose uid is not one (another issuer's format, a test token)
  * names no account, so it is served as the nil UUID, which no account has: the caller sees nothing
  * and every uuid column compares cleanly, instead of PostgreSQL refusing the value (which surfaced

@@ -8,14 +8,14 @@
 import { createKnex } from '@fleetgraph/db';
 import { CursorCodec } from '@fleetgraph/paging';
 import { ListScopeCache } from '@fleetgraph/visibility';
-import { createLoaders, resolvers } from '@fleetgraph/maintenance';
+import { createReader, resolvers } from '@fleetgraph/maintenance';
 
 const url = process.env.BENCH_REUSE_URL!;
 const knex = createKnex({ url });
 const seen: Array<{ sql: string; bindings: unknown[] }> = [];
 knex.on('query', (q: { sql: string; bindings: unknown[] }) => seen.push(q));
 const user = (uid: string) => ({ uid, email: 'x', fullName: 'x', scopes: [], jti: 'j', exp: 0 }) as never;
-const loaders = createLoaders(
+const reader = createReader(
   {
     knex,
     codec: new CursorCodec('explain-secret-0123456789abcdef'),
@@ -27,7 +27,7 @@ const loaders = createLoaders(
 await knex.raw('set jit = off');
 const args = JSON.parse(process.env.EXPLAIN_ARGS ?? '{"pageSize":50}');
 const t0 = performance.now();
-const page = await (resolvers as any).Query.maintenanceUpcomings(null, args, { loaders });
+const page = await (resolvers as any).Query.maintenanceUpcomings(null, args, { reader });
 console.log(`answer in ${(performance.now() - t0).toFixed(1)} ms, ${page.list.length} items`);
 const connection = await knex.client.acquireConnection();
 await connection.query('set jit = off; set enable_bitmapscan = off; set enable_sort = off');

@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { badInput, isUuid, type Page } from '@fleetgraph/paging';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { DvirLoaders } from '../loaders';
+import type { DvirReader } from '../reader';
 import { relations, type RelationName } from '../data/relation-specs';
 import type { Row } from '../data/tables';
 
-export type Ctx = SubgraphContext<DvirLoaders>;
+export type Ctx = SubgraphContext<DvirReader>;
 export type { Row };
 
 /** A filter id argument: absent, or a UUID (BAD_USER_INPUT otherwise: it could match nothing). */
@@ -41,10 +41,10 @@ const localeMark = (locale: string) => {
  */
 export const relationPage =
   (name: RelationName, parentKey: (parent: Row) => string = (p) => p.id) =>
-  (parent: Row, args: Record<string, unknown>, { loaders }: Ctx, info: GraphQLResolveInfo) => {
+  (parent: Row, args: Record<string, unknown>, { reader }: Ctx, info: GraphQLResolveInfo) => {
     const { locale, ...rest } = args;
     const language = (locale as string | null | undefined) ?? parent.__locale;
-    return loaders.relations.get(name).load({
+    return reader.relations.get(name).load({
       parentId: parentKey(parent),
       args: rest,
       fields: listProjection(relations[name].child, info),

@@ -44,19 +44,19 @@ function templateSpec(sort: string[] | null | undefined): TableSpec {
 }
 
 export const Query = {
-  defect: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.defect.load(String(id)),
-  defects: (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
+  defect: (_: unknown, { id }: Args, { reader }: Ctx) => reader.defect.load(String(id)),
+  defects: (_: unknown, args: Args, { reader }: Ctx, info: GraphQLResolveInfo) => {
     const filters = {
       vehicleId: idArg('vehicleId', args.vehicleId),
       status: args.status ?? undefined,
       inspectionItemId: idArg('inspectionItemId', args.inspectionItemId),
     };
-    const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.defects), 'df', loaders.viewer);
+    const base = whereFleetVisible(reader.knex, from(reader.knex, t.defects), 'df', reader.viewer);
     if (filters.vehicleId) base.where('df.vehicle_id', filters.vehicleId);
     if (filters.status) base.where('df.status', filters.status);
     if (filters.inspectionItemId) base.where('df.inspection_item_id', filters.inspectionItemId);
     return pageOf<Row>({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'defects',
       spec: t.defects,
       fields: listProjection(t.defects, info),
@@ -65,15 +65,15 @@ export const Query = {
       base,
     });
   },
-  dvirAttachment: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.attachment.load(String(id)),
-  inspectionAnswer: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
-    withLocale(await loaders.answer.load(String(id)), locale),
-  inspectionAnswers: async (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
+  dvirAttachment: (_: unknown, { id }: Args, { reader }: Ctx) => reader.attachment.load(String(id)),
+  inspectionAnswer: async (_: unknown, { id, locale }: Args, { reader }: Ctx) =>
+    withLocale(await reader.answer.load(String(id)), locale),
+  inspectionAnswers: async (_: unknown, args: Args, { reader }: Ctx, info: GraphQLResolveInfo) => {
     const filters = { inspectionReportId: idArg('inspectionReportId', args.inspectionReportId) };
-    const base = whereFleetVisible(loaders.knex, from(loaders.knex, t.answers), 'a', loaders.viewer);
+    const base = whereFleetVisible(reader.knex, from(reader.knex, t.answers), 'a', reader.viewer);
     if (filters.inspectionReportId) base.where('a.report_id', filters.inspectionReportId);
     const page = await pageOf<Row>({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'inspectionAnswers',
       spec: t.answers,
       fields: listProjection(t.answers, info),
@@ -83,10 +83,10 @@ export const Query = {
     });
     return localizedPage(page, args.locale);
   },
-  inspectionItem: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
-    withLocale(await loaders.item.load(String(id)), locale),
-  inspectionReport: (_: unknown, { id }: Args, { loaders }: Ctx) => loaders.report.load(String(id)),
-  inspectionReports: async (_: unknown, args: Args, { loaders }: Ctx, info: GraphQLResolveInfo) => {
+  inspectionItem: async (_: unknown, { id, locale }: Args, { reader }: Ctx) =>
+    withLocale(await reader.item.load(String(id)), locale),
+  inspectionReport: (_: unknown, { id }: Args, { reader }: Ctx) => reader.report.load(String(id)),
+  inspectionReports: async (_: unknown, args: Args, { reader }: Ctx, info: GraphQLResolveInfo) => {
     const filters = {
       vehicleId: idArg('vehicleId', args.vehicleId),
       driverId: idArg('driverId', args.driverId),
@@ -96,18 +96,18 @@ export const Query = {
       inspectionType: args.inspectionType ?? undefined,
     };
     return pageOf<Row>({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'inspectionReports',
       spec: t.reports,
       fields: listProjection(t.reports, info),
       args: paging(args),
       filters,
-      ...(await reportList(loaders.knex, loaders.viewer, filters, () => loaders.listScope)),
+      ...(await reportList(reader.knex, reader.viewer, filters, () => reader.listScope)),
     });
   },
-  inspectionTemplate: async (_: unknown, { id, locale }: Args, { loaders }: Ctx) =>
-    withLocale(await loaders.template.load(String(id)), locale),
-  inspectionTemplates: async (_: unknown, args: Args, { loaders }: Ctx) => {
+  inspectionTemplate: async (_: unknown, { id, locale }: Args, { reader }: Ctx) =>
+    withLocale(await reader.template.load(String(id)), locale),
+  inspectionTemplates: async (_: unknown, args: Args, { reader }: Ctx) => {
     if (args.version != null && (!Number.isInteger(args.version) || args.version < 1)) {
       throw badInput('version must be a positive integer.', { argument: 'version' });
     }
@@ -119,14 +119,14 @@ export const Query = {
       sort: args.sort ?? undefined,
     };
     const spec = templateSpec(args.sort);
-    const base = whereTemplateVisible(loaders.knex, from(loaders.knex, t.templates), 'tp', loaders.viewer);
+    const base = whereTemplateVisible(reader.knex, from(reader.knex, t.templates), 'tp', reader.viewer);
     if (filters.groupId) base.where('tp.group_id', filters.groupId);
     if (filters.active != null) base.where('tp.active', filters.active);
     if (filters.version != null) base.where('tp.version', filters.version);
     else base.where('tp.latest', true);
     if (filters.vehicleType) base.where('tp.vehicle_type', filters.vehicleType);
     const page = await pageOf<Row>({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'inspectionTemplates',
       spec,
       args: paging(args),

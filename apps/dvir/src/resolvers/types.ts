@@ -13,26 +13,26 @@ const withParentLocale = (row: Row | null, locale: unknown) =>
 
 /** Who says whether the object an id names is visible: fleet-core's contract or dvir's lookups. */
 const seen = {
-  vehicle: ((c) => c.loaders.fleet.vehicle) as LookupOf<Ctx>,
-  driver: ((c) => c.loaders.fleet.driver) as LookupOf<Ctx>,
-  group: ((c) => c.loaders.fleet.group) as LookupOf<Ctx>,
-  account: ((c) => c.loaders.fleet.account) as LookupOf<Ctx>,
-  report: ((c) => c.loaders.report) as LookupOf<Ctx>,
-  answer: ((c) => c.loaders.answer) as LookupOf<Ctx>,
-  item: ((c) => c.loaders.item) as LookupOf<Ctx>,
-  template: ((c) => c.loaders.template) as LookupOf<Ctx>,
+  vehicle: ((c) => c.reader.fleet.vehicle) as LookupOf<Ctx>,
+  driver: ((c) => c.reader.fleet.driver) as LookupOf<Ctx>,
+  group: ((c) => c.reader.fleet.group) as LookupOf<Ctx>,
+  account: ((c) => c.reader.fleet.account) as LookupOf<Ctx>,
+  report: ((c) => c.reader.report) as LookupOf<Ctx>,
+  answer: ((c) => c.reader.answer) as LookupOf<Ctx>,
+  item: ((c) => c.reader.item) as LookupOf<Ctx>,
+  template: ((c) => c.reader.template) as LookupOf<Ctx>,
 };
 
 /** The one template version a report was taken against, when visible. */
 const reportTemplate: LookupOf<Ctx> = (c, r) => ({
-  load: () => c.loaders.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
+  load: () => c.reader.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
 });
 
 /** An attachment's owner, by its type. */
 const ATTACHABLE: Record<string, LookupOf<Ctx>> = {
   InspectionReport: seen.report,
   InspectionAnswer: seen.answer,
-  Defect: (c) => c.loaders.defect,
+  Defect: (c) => c.reader.defect,
 };
 
 export const InspectionTemplate = {
@@ -71,9 +71,9 @@ export const InspectionReport = {
   driverId: visibleId('driverId', seen.driver),
   driver: visibleReference('Driver', 'driverId', seen.driver),
   inspectionTemplateId: visibleId('inspectionTemplateId', reportTemplate),
-  inspectionTemplate: async (r: Row, args: { locale?: string | null }, { loaders }: Ctx) =>
+  inspectionTemplate: async (r: Row, args: { locale?: string | null }, { reader }: Ctx) =>
     withParentLocale(
-      await loaders.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
+      await reader.templateVersion.load(`${r.inspectionTemplateId}:${r.templateVersion}`),
       args.locale,
     ),
   inspectionAnswers: relationPage('reportAnswers'),
@@ -92,20 +92,20 @@ export const Defect = {
   inspectionAnswerId: visibleId('inspectionAnswerId', seen.answer),
   reportedInInspectionReportId: visibleId('reportedInInspectionReportId', seen.report),
   resolvedInInspectionReportId: visibleId('resolvedInInspectionReportId', seen.report),
-  inspectionItem: async (d: Row, args: { locale?: string | null }, { loaders }: Ctx) =>
-    d.inspectionItemId ? withParentLocale(await loaders.item.load(d.inspectionItemId), args.locale) : null,
-  reportedInInspectionReport: (d: Row, _: unknown, { loaders }: Ctx) =>
-    d.reportedInInspectionReportId ? loaders.report.load(d.reportedInInspectionReportId) : null,
-  resolvedInInspectionReport: (d: Row, _: unknown, { loaders }: Ctx) =>
-    d.resolvedInInspectionReportId ? loaders.report.load(d.resolvedInInspectionReportId) : null,
+  inspectionItem: async (d: Row, args: { locale?: string | null }, { reader }: Ctx) =>
+    d.inspectionItemId ? withParentLocale(await reader.item.load(d.inspectionItemId), args.locale) : null,
+  reportedInInspectionReport: (d: Row, _: unknown, { reader }: Ctx) =>
+    d.reportedInInspectionReportId ? reader.report.load(d.reportedInInspectionReportId) : null,
+  resolvedInInspectionReport: (d: Row, _: unknown, { reader }: Ctx) =>
+    d.resolvedInInspectionReportId ? reader.report.load(d.resolvedInInspectionReportId) : null,
   attachments: relationPage('defectAttachments'),
 };
 
 export const DvirAttachment = {
   attachableId: visibleId('attachableId', (c: Ctx, a) => ATTACHABLE[String(a.attachableType)]?.(c, a)),
   fileAttached: (a: Row) => Boolean(a.storageKey) && Number(a.byteSize) > 0,
-  fileUrl: (a: Row, _: unknown, { loaders }: Ctx) =>
-    loaders.files.url({
+  fileUrl: (a: Row, _: unknown, { reader }: Ctx) =>
+    reader.files.url({
       id: a.id,
       storageKey: a.storageKey,
       filename: a.filename,
@@ -114,11 +114,11 @@ export const DvirAttachment = {
 };
 
 export const Vehicle = {
-  __resolveReference: async (ref: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.vehicle.load(String(ref.id))) ? { id: String(ref.id).toLowerCase() } : null,
+  __resolveReference: async (ref: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.vehicle.load(String(ref.id))) ? { id: String(ref.id).toLowerCase() } : null,
   inspectionReports: relationPage('vehicleReports'),
   openDefects: relationPage('vehicleOpenDefects'),
   defects: relationPage('vehicleDefects'),
-  dvirSafeToDrive: (v: Row, _: unknown, { loaders }: Ctx) => loaders.safeToDrive.load(v.id),
-  lastInspectionReport: (v: Row, _: unknown, { loaders }: Ctx) => loaders.lastReport.load(v.id),
+  dvirSafeToDrive: (v: Row, _: unknown, { reader }: Ctx) => reader.safeToDrive.load(v.id),
+  lastInspectionReport: (v: Row, _: unknown, { reader }: Ctx) => reader.lastReport.load(v.id),
 };

@@ -94,7 +94,7 @@ type Model<M> = M & Record<string, unknown>;
 
 type Args = { knex: Knex; viewer: Viewer };
 
-/** The entity loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
+/** The entity loaders, each made on first use in a request (lazyFields in ../reader.ts). */
 export const entityLoaderMakers = {
   self: lookups.self.maker<Model<AccountModel>>(),
   account: lookups.account.maker<Model<AccountModel>>(),

@@ -100,7 +100,7 @@ function batched<M>(
 const num = (v: unknown) => (v == null ? 0 : Number(v));
 const numOrNull = (v: unknown) => (v == null ? null : Number(v));
 
-/** The summary loaders, each made on first use in a request (lazyFields in ../loaders.ts). */
+/** The summary loaders, each made on first use in a request (lazyFields in ../reader.ts). */
 export const summaryLoaderMakers = {
   tripSummary: ({ knex }: { knex: Knex }) =>
     batched<TripSummaryModel>(

@@ -9,11 +9,11 @@ import {
   type VisibilityForm,
 } from '@fleetgraph/visibility';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import { applySortKeyset, keyAlias, type SortKey } from '../data/sort-keyset';
 import * as t from '../data/tables';
 
-type Ctx = SubgraphContext<FleetLoaders>;
+type Ctx = SubgraphContext<FleetReader>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type SortField = 'LABEL' | 'ID_KEY' | 'CREATED_AT' | 'UPDATED_AT';
@@ -75,14 +75,14 @@ const isDefaultSort = (sort: DriversArgs['sort']) =>
  * filters or sorts read the visible set; neither lets the viewer's scope decide (a walk of the
  * organization in label order for a large fleet seen from the top).
  */
-function driverList(loaders: FleetLoaders, args: DriversArgs) {
-  const { knex, viewer } = loaders;
+function driverList(reader: FleetReader, args: DriversArgs) {
+  const { knex, viewer } = reader;
   const { pageSize: _size, pageId: _id, sort, ...filters } = args;
   const filtered = !isDefaultSort(sort) || Object.values(filters).some((v) => v != null);
   const bound = args.ids ? 'key' : filtered ? 'set' : 'scope';
   const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { driver: 'dr.id' }, form);
   const rows = () => driverFilters(knex, args, knex(`${t.drivers.table} as dr`));
-  return visibleRootList(rows, bound, visible, DRIVER_WALK, () => loaders.listScope);
+  return visibleRootList(rows, bound, visible, DRIVER_WALK, () => reader.listScope);
 }
 
 /** The filter arguments as conditions on `base` (drivers as dr). */
@@ -113,15 +113,15 @@ function driverFilters(knex: Knex, args: DriversArgs, base: Knex.QueryBuilder): 
 }
 
 export const DriverQueries = {
-  driver: (_: unknown, args: { id?: string | null }, { loaders, user }: Ctx) =>
-    args.id != null ? loaders.driver.load(args.id) : loaders.driverByProfile.load(user.uid),
+  driver: (_: unknown, args: { id?: string | null }, { reader, user }: Ctx) =>
+    args.id != null ? reader.driver.load(args.id) : reader.driverByProfile.load(user.uid),
 
-  async drivers(_: unknown, args: DriversArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
-    const { knex, codec } = loaders;
+  async drivers(_: unknown, args: DriversArgs, { reader }: Ctx, info: GraphQLResolveInfo) {
+    const { knex, codec } = reader;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const keys = sortKeys(args.sort);
     const request = pageRequest(codec, args, undefined, fingerprint('drivers', filters));
-    const { base, countBase } = await driverList(loaders, args);
+    const { base, countBase } = await driverList(reader, args);
     // A function base applies the keyset position itself (visibleInOrder); the sort then only orders.
     const positioned = typeof base === 'function';
     const baseAfter = typeof base === 'function' ? base : () => base.clone();
@@ -149,5 +149,5 @@ export const DriverQueries = {
     );
   },
 
-  getMetadatum: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.metadatum.load(args.id),
+  getMetadatum: (_: unknown, args: { id: string }, { reader }: Ctx) => reader.metadatum.load(args.id),
 };

@@ -1,5 +1,5 @@
 import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import { Query } from './query';
 import { Account, Device, Group, Vehicle } from './types';
 import { withServices } from './services/index';
@@ -31,4 +31,4 @@ export const resolvers = withServices({
   TripOverspeed,
   TripSummary,
   Reading,
-}) as unknown as Resolvers<FleetLoaders>;
+}) as unknown as Resolvers<FleetReader>;

@@ -2,12 +2,12 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Knex } from 'knex';
 import { pageOf, type Page, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import { listProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import { relations, type RelationName } from '../data/relation-specs';
 
 /** A root paged list of fleet-core: the shared `pageOf` with this subgraph's codec. */
 export const rootPage = <M>(
-  loaders: FleetLoaders,
+  reader: FleetReader,
   name: string,
   spec: TableSpec,
   args: PageArgs,
@@ -16,7 +16,7 @@ export const rootPage = <M>(
   info?: GraphQLResolveInfo,
 ): Promise<Page<M>> =>
   pageOf<M>({
-    codec: loaders.codec,
+    codec: reader.codec,
     name,
     spec,
     args,
@@ -34,10 +34,10 @@ export const page =
   (
     parent: { id: string },
     args: PageArgs & Record<string, unknown>,
-    { loaders }: SubgraphContext<FleetLoaders>,
+    { reader }: SubgraphContext<FleetReader>,
     info: GraphQLResolveInfo,
   ) =>
-    loaders.relations.get(relation).load({
+    reader.relations.get(relation).load({
       parentId: parent.id,
       args,
       fields: listProjection(relations[relation].child, info),

@@ -10,12 +10,12 @@ import {
 } from '@fleetgraph/visibility';
 import { pageOf, type PageArgs } from '@fleetgraph/paging';
 import { listProjection, objectProjection, type SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import * as t from '../data/tables';
 import { nonEmpty, rootPage } from './list';
 import { DriverQueries } from './drivers';
 
-type Ctx = SubgraphContext<FleetLoaders>;
+type Ctx = SubgraphContext<FleetReader>;
 type DevicesArgs = PageArgs & {
   ids?: (string | null)[];
   onboarded?: boolean;
@@ -39,10 +39,10 @@ const DEVICE_WALK: OrganizationWalk = {
 
 export const Query = {
   ...DriverQueries,
-  account(_: unknown, args: { id?: string | null }, { loaders, user }: Ctx, info: GraphQLResolveInfo) {
+  account(_: unknown, args: { id?: string | null }, { reader, user }: Ctx, info: GraphQLResolveInfo) {
     const id = args.id ?? user.uid;
     // One's own account is always visible (spec section 1): no visibility test to plan and run.
-    const loader = id === user.uid ? loaders.self : loaders.account;
+    const loader = id === user.uid ? reader.self : reader.account;
     return loader.fields(objectProjection(t.accounts, info)).load(id);
   },
 
@@ -55,9 +55,9 @@ export const Query = {
       shortName?: string;
       phone?: string;
     },
-    { loaders }: Ctx,
+    { reader }: Ctx,
   ) {
-    const { knex, viewer } = loaders;
+    const { knex, viewer } = reader;
     const filters = {
       ids: args.ids,
       email: args.email,
@@ -75,18 +75,18 @@ export const Query = {
     if (args.fullName != null) base.whereILike('a.full_name', `%${escapeLike(args.fullName)}%`);
     if (args.shortName != null) base.whereILike('a.short_name', `%${escapeLike(args.shortName)}%`);
     if (args.phone != null) base.where('a.phone', args.phone);
-    return rootPage(loaders, 'accounts', t.accounts, args, filters, base);
+    return rootPage(reader, 'accounts', t.accounts, args, filters, base);
   },
 
-  group: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.group.load(args.id),
+  group: (_: unknown, args: { id: string }, { reader }: Ctx) => reader.group.load(args.id),
 
   groups(
     _: unknown,
     args: PageArgs & { ids?: string[]; labels?: string[]; hierarchyLevels?: string[] },
-    { loaders }: Ctx,
+    { reader }: Ctx,
     info: GraphQLResolveInfo,
   ) {
-    const { knex, viewer } = loaders;
+    const { knex, viewer } = reader;
     const filters = { ids: args.ids, labels: args.labels, hierarchyLevels: args.hierarchyLevels };
     const base = knex(`${t.groups.table} as g`).whereIn('g.id', visibleGroups(knex, viewer));
     if (args.ids)
@@ -96,20 +96,20 @@ export const Query = {
       );
     if (args.labels) base.whereIn('g.label', args.labels);
     if (args.hierarchyLevels) base.whereIn('g.hierarchy_level', args.hierarchyLevels);
-    return rootPage(loaders, 'groups', t.groups, args, filters, base, info);
+    return rootPage(reader, 'groups', t.groups, args, filters, base, info);
   },
 
-  device: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.device.load(args.id),
+  device: (_: unknown, args: { id: string }, { reader }: Ctx) => reader.device.load(args.id),
 
-  async devices(_: unknown, args: DevicesArgs, { loaders }: Ctx, info: GraphQLResolveInfo) {
-    const { knex, viewer } = loaders;
+  async devices(_: unknown, args: DevicesArgs, { reader }: Ctx, info: GraphQLResolveInfo) {
+    const { knex, viewer } = reader;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const visible = (form: VisibilityForm) => anyAssetVisible(knex, viewer, { device: 'd.id' }, form);
     const rows = () => deviceFilters(knex, args, knex(`${t.devices.table} as d`));
     // The walk tests every filter on each row it reads, so the scope decides.
-    const read = await visibleRootList(rows, 'scope', visible, DEVICE_WALK, () => loaders.listScope);
+    const read = await visibleRootList(rows, 'scope', visible, DEVICE_WALK, () => reader.listScope);
     return pageOf({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'devices',
       spec: t.devices,
       args,

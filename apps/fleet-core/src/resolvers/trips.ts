@@ -5,7 +5,7 @@
  */
 import type { Page, PageArgs } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import { page } from './list';
 import type {
   BatteryAnnotationModel,
@@ -19,39 +19,37 @@ import type {
 } from '../data/models';
 import type { AggregatedDataModel, Period, TripSummaryModel } from '../data/summaries';
 
-type Ctx = SubgraphContext<FleetLoaders>;
+type Ctx = SubgraphContext<FleetReader>;
 
-const account = (id: string | null, loaders: FleetLoaders) => (id ? loaders.account.load(id) : null);
-const vehicle = (id: string | null, loaders: FleetLoaders) => (id ? loaders.vehicle.load(id) : null);
-const driver = (id: string | null | undefined, loaders: FleetLoaders) =>
-  id ? loaders.driver.load(id) : null;
-const device = (id: string | null | undefined, loaders: FleetLoaders) =>
-  id ? loaders.device.load(id) : null;
+const account = (id: string | null, reader: FleetReader) => (id ? reader.account.load(id) : null);
+const vehicle = (id: string | null, reader: FleetReader) => (id ? reader.vehicle.load(id) : null);
+const driver = (id: string | null | undefined, reader: FleetReader) => (id ? reader.driver.load(id) : null);
+const device = (id: string | null | undefined, reader: FleetReader) => (id ? reader.device.load(id) : null);
 const seconds = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / 1000);
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export const Driver = {
-  __resolveReference: (ref: { id: string }, { loaders }: Ctx) => loaders.driver.load(String(ref.id)),
-  userProfile: (d: DriverModel, _: unknown, { loaders }: Ctx) => account(d.userProfileId, loaders),
-  userContact: (d: DriverModel, _: unknown, { loaders }: Ctx) => account(d.userContactId, loaders),
-  currentVehicle: (d: DriverModel, _: unknown, { loaders }: Ctx) => vehicle(d.currentVehicleId, loaders),
-  defaultVehicle: (d: DriverModel, _: unknown, { loaders }: Ctx) => vehicle(d.defaultVehicleId, loaders),
+  __resolveReference: (ref: { id: string }, { reader }: Ctx) => reader.driver.load(String(ref.id)),
+  userProfile: (d: DriverModel, _: unknown, { reader }: Ctx) => account(d.userProfileId, reader),
+  userContact: (d: DriverModel, _: unknown, { reader }: Ctx) => account(d.userContactId, reader),
+  currentVehicle: (d: DriverModel, _: unknown, { reader }: Ctx) => vehicle(d.currentVehicleId, reader),
+  defaultVehicle: (d: DriverModel, _: unknown, { reader }: Ctx) => vehicle(d.defaultVehicleId, reader),
   vehicles: page('driverVehicles'),
   currentVehicles: page('driverCurrentVehicles'),
   groups: page('driverGroups'),
-  lastTrip: (d: DriverModel, _: unknown, { loaders }: Ctx) => loaders.lastTripOfDriver.load(d.id),
+  lastTrip: (d: DriverModel, _: unknown, { reader }: Ctx) => reader.lastTripOfDriver.load(d.id),
   trips: page('driverTrips'),
   vehicleSessions: page('driverVehicleSessions'),
 };
 
 export const DriverVehicleSession = {
-  driver: (s: SessionModel, _: unknown, { loaders }: Ctx) => driver(s.driverId, loaders),
-  vehicle: (s: SessionModel, _: unknown, { loaders }: Ctx) => vehicle(s.vehicleId, loaders),
+  driver: (s: SessionModel, _: unknown, { reader }: Ctx) => driver(s.driverId, reader),
+  vehicle: (s: SessionModel, _: unknown, { reader }: Ctx) => vehicle(s.vehicleId, reader),
 };
 
 export const DeviceVehicleSession = {
-  device: (s: SessionModel, _: unknown, { loaders }: Ctx) => device(s.deviceId, loaders),
-  vehicle: (s: SessionModel, _: unknown, { loaders }: Ctx) => vehicle(s.vehicleId, loaders),
+  device: (s: SessionModel, _: unknown, { reader }: Ctx) => device(s.deviceId, reader),
+  vehicle: (s: SessionModel, _: unknown, { reader }: Ctx) => vehicle(s.vehicleId, reader),
 };
 
 export const Trip = {
@@ -73,9 +71,9 @@ export const Trip = {
   },
   idleDurationSeconds: (trip: TripModel) => trip.idleS,
   fuelUsedLiters: (trip: TripModel) => trip.fuelUsedL,
-  device: (trip: TripModel, _: unknown, { loaders }: Ctx) => device(trip.deviceId, loaders),
-  vehicle: (trip: TripModel, _: unknown, { loaders }: Ctx) => vehicle(trip.vehicleId, loaders),
-  driver: (trip: TripModel, _: unknown, { loaders }: Ctx) => driver(trip.driverId, loaders),
+  device: (trip: TripModel, _: unknown, { reader }: Ctx) => device(trip.deviceId, reader),
+  vehicle: (trip: TripModel, _: unknown, { reader }: Ctx) => vehicle(trip.vehicleId, reader),
+  driver: (trip: TripModel, _: unknown, { reader }: Ctx) => driver(trip.driverId, reader),
   harshes: page('tripHarshes'),
   overspeeds: page('tripOverspeeds'),
   metadata: page('tripMetadata'),
@@ -105,7 +103,7 @@ export const TripOverspeed = {
 };
 
 export const DeviceHistory = {
-  vehicle: (h: HistoryModel, _: unknown, { loaders }: Ctx) => vehicle(h.vehicleId, loaders),
+  vehicle: (h: HistoryModel, _: unknown, { reader }: Ctx) => vehicle(h.vehicleId, reader),
 };
 
 export const Reading = {
@@ -127,12 +125,8 @@ export const TripSummary = {
 };
 
 /** Parallel-list layout of the spec's paging note: one list per column instead of objects. */
-async function batteryAnnotations(
-  d: DeviceModel,
-  args: PageArgs & Record<string, unknown>,
-  { loaders }: Ctx,
-) {
-  const result = (await loaders.relations.get('deviceBatteryAnnotations').load({
+async function batteryAnnotations(d: DeviceModel, args: PageArgs & Record<string, unknown>, { reader }: Ctx) {
+  const result = (await reader.relations.get('deviceBatteryAnnotations').load({
     parentId: d.id,
     args,
   })) as Page<BatteryAnnotationModel>;
@@ -151,10 +145,10 @@ export const DeviceTripFields = {
     d.lastLatitude != null && d.lastLongitude != null
       ? { latitude: d.lastLatitude, longitude: d.lastLongitude, recordedAt: d.lastPositionAt }
       : null,
-  lastTrip: (d: DeviceModel, _: unknown, { loaders }: Ctx) => loaders.lastTripOfDevice.load(d.id),
+  lastTrip: (d: DeviceModel, _: unknown, { reader }: Ctx) => reader.lastTripOfDevice.load(d.id),
   trips: page('deviceTrips'),
-  tripSummary: (d: DeviceModel, period: Period, { loaders }: Ctx): Promise<TripSummaryModel> =>
-    loaders.tripSummary.load({
+  tripSummary: (d: DeviceModel, period: Period, { reader }: Ctx): Promise<TripSummaryModel> =>
+    reader.tripSummary.load({
       deviceId: d.id,
       period: { from: period.from ?? null, to: period.to ?? null },
     }),
@@ -166,8 +160,8 @@ export const DeviceTripFields = {
   readings: page('deviceReadings'),
   readingsAnon: page('deviceReadingsAnon'),
   batteryAnnotations,
-  aggregatedData: (d: DeviceModel, period: Period, { loaders }: Ctx): Promise<AggregatedDataModel> =>
-    loaders.aggregatedData.load({
+  aggregatedData: (d: DeviceModel, period: Period, { reader }: Ctx): Promise<AggregatedDataModel> =>
+    reader.aggregatedData.load({
       deviceId: d.id,
       period: { from: period.from ?? null, to: period.to ?? null },
     }),
@@ -175,8 +169,8 @@ export const DeviceTripFields = {
 
 export const VehicleTripFields = {
   fuelTankCapacityLiters: (v: VehicleModel) => v.fuelTankCapacityL,
-  currentDriver: (v: VehicleModel, _: unknown, { loaders }: Ctx) => loaders.driverByVehicle.load(v.id),
-  lastTrip: (v: VehicleModel, _: unknown, { loaders }: Ctx) => loaders.lastTripOfVehicle.load(v.id),
+  currentDriver: (v: VehicleModel, _: unknown, { reader }: Ctx) => reader.driverByVehicle.load(v.id),
+  lastTrip: (v: VehicleModel, _: unknown, { reader }: Ctx) => reader.lastTripOfVehicle.load(v.id),
   trips: page('vehicleTrips'),
 };
 

@@ -1,5 +1,5 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../loaders';
+import type { FleetReader } from '../reader';
 import type { GraphQLResolveInfo } from 'graphql';
 import * as t from '../data/tables';
 import { objectProjection } from '@fleetgraph/subgraph-kit';
@@ -7,13 +7,13 @@ import { page } from './list';
 import type { AccountModel, DeviceModel, GroupModel, VehicleModel } from '../data/models';
 import { AccountDriverFields, DeviceTripFields, GroupDriverFields, VehicleTripFields } from './trips';
 
-type Ctx = SubgraphContext<FleetLoaders>;
+type Ctx = SubgraphContext<FleetReader>;
 
 /** Entities resolve by id through the same visibility-filtered, batched loaders. */
 const reference =
   (loader: 'account' | 'group' | 'device' | 'vehicle') =>
-  (ref: { id: string }, { loaders }: Ctx) =>
-    loaders[loader].load(String(ref.id));
+  (ref: { id: string }, { reader }: Ctx) =>
+    reader[loader].load(String(ref.id));
 
 export const Account = {
   __resolveReference: reference('account'),
@@ -25,8 +25,8 @@ export const Account = {
 
 export const Group = {
   __resolveReference: reference('group'),
-  owner: (group: GroupModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
-    group.ownerId ? loaders.account.fields(objectProjection(t.accounts, info)).load(group.ownerId) : null,
+  owner: (group: GroupModel, _: unknown, { reader }: Ctx, info: GraphQLResolveInfo) =>
+    group.ownerId ? reader.account.fields(objectProjection(t.accounts, info)).load(group.ownerId) : null,
   devices: page('groupDevices'),
   vehicles: page('groupVehicles'),
   parents: page('groupParents'),
@@ -37,14 +37,14 @@ export const Group = {
 
 export const Device = {
   __resolveReference: reference('device'),
-  owner: (device: DeviceModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
-    device.ownerId ? loaders.account.fields(objectProjection(t.accounts, info)).load(device.ownerId) : null,
-  currentVehicle: (device: DeviceModel, _: unknown, { loaders }: Ctx, info: GraphQLResolveInfo) =>
+  owner: (device: DeviceModel, _: unknown, { reader }: Ctx, info: GraphQLResolveInfo) =>
+    device.ownerId ? reader.account.fields(objectProjection(t.accounts, info)).load(device.ownerId) : null,
+  currentVehicle: (device: DeviceModel, _: unknown, { reader }: Ctx, info: GraphQLResolveInfo) =>
     device.currentVehicleId
-      ? loaders.vehicle.fields(objectProjection(t.vehicles, info)).load(device.currentVehicleId)
+      ? reader.vehicle.fields(objectProjection(t.vehicles, info)).load(device.currentVehicleId)
       : null,
-  product: (device: DeviceModel, _: unknown, { loaders }: Ctx) =>
-    device.productId ? loaders.product.load(device.productId) : null,
+  product: (device: DeviceModel, _: unknown, { reader }: Ctx) =>
+    device.productId ? reader.product.load(device.productId) : null,
   vehicles: page('deviceVehicles'),
   groups: page('deviceGroups'),
   ...DeviceTripFields,
@@ -52,8 +52,8 @@ export const Device = {
 
 export const Vehicle = {
   __resolveReference: reference('vehicle'),
-  currentDevice: (vehicle: VehicleModel, _: unknown, { loaders }: Ctx) =>
-    loaders.deviceByVehicle.load(vehicle.id),
+  currentDevice: (vehicle: VehicleModel, _: unknown, { reader }: Ctx) =>
+    reader.deviceByVehicle.load(vehicle.id),
   groups: page('vehicleGroups'),
   ...VehicleTripFields,
 };

@@ -50,7 +50,7 @@ export async function startTestSubgraph(
   await registerSubgraph(app, {
     typeDefs: parse(typeDefs),
     resolvers,
-    createLoaders: () => ({}),
+    createReader: () => ({}),
     verifier: createTokenVerifier({
       issuer: options.issuer.issuer,
       audience: options.issuer.audience,

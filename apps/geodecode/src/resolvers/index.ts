@@ -1,5 +1,5 @@
 import type { Resolvers } from '@fleetgraph/subgraph-kit';
-import type { GeoLoaders } from '../loaders';
+import type { GeoReader } from '../reader';
 import { Query } from './query';
 
-export const resolvers = { Query } as unknown as Resolvers<GeoLoaders>;
+export const resolvers = { Query } as unknown as Resolvers<GeoReader>;

@@ -1,9 +1,9 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { checkArgs, type GeodecodeArgs } from '../domain/args';
 import { geodecode } from '../domain/geocoder';
-import type { GeoLoaders } from '../loaders';
+import type { GeoReader } from '../reader';
 
 export const Query = {
-  geodecode: (_: unknown, args: GeodecodeArgs, { loaders }: SubgraphContext<GeoLoaders>) =>
-    geodecode(loaders.knex, checkArgs(args)),
+  geodecode: (_: unknown, args: GeodecodeArgs, { reader }: SubgraphContext<GeoReader>) =>
+    geodecode(reader.knex, checkArgs(args)),
 };

@@ -1,6 +1,6 @@
 /**
  * Paging over computed upcoming work: the items are computed for the whole filtered set (a
- * constant number of statements, see loaders.ts), ordered on a total key (sort values, then id),
+ * constant number of statements, see reader.ts), ordered on a total key (sort values, then id),
  * and cut after the cursor's key, so pages are stable and `count` is exact. Only the page is
  * ordered: a bounded heap keeps the page's items among a fleet's tens of thousands, compared
  * field by field (no key arrays), and an item's id is encoded only when two items tie on every

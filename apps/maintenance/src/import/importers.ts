@@ -20,7 +20,7 @@ import { refreshUpcoming } from '../data/upcoming-store';
 import type { ImportOutcome } from '@fleetgraph/subgraph-kit';
 import { SYSTEMS } from '../../migrations/20261123_001_maintenance';
 import { resolveVehicleReferences } from '@fleetgraph/visibility';
-import { isUuid } from '../loaders';
+import { isUuid } from '../reader';
 
 type Kind = 'templates' | 'thresholds' | 'history';
 type Json = Record<string, unknown>;

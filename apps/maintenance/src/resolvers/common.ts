@@ -2,9 +2,9 @@
 import { badInput } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import type { TemplateRule, UpcomingItem } from '../domain/upcoming';
-import { isUuid, type MaintenanceLoaders } from '../loaders';
+import { isUuid, type MaintenanceReader } from '../reader';
 
-export type Ctx = SubgraphContext<MaintenanceLoaders>;
+export type Ctx = SubgraphContext<MaintenanceReader>;
 
 export function checkIds(name: string, ids: unknown): string[] | null {
   if (ids == null) return null;

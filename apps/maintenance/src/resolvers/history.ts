@@ -2,12 +2,12 @@
 import { pageOf, type PageArgs } from '@fleetgraph/paging';
 import { visibleVehicles } from '@fleetgraph/visibility';
 import { historySpec, type HistoryModel } from '../data/tables';
-import { isUuid } from '../loaders';
+import { isUuid } from '../reader';
 import { checkIds, type Ctx } from './common';
 
 export const historyQueries = {
   maintenanceHistorical: (_: unknown, { id }: { id: string }, ctx: Ctx) =>
-    isUuid(id) ? ctx.loaders.historyById.load(id) : null,
+    isUuid(id) ? ctx.reader.historyById.load(id) : null,
 
   maintenanceHistoricals: (
     _: unknown,
@@ -20,7 +20,7 @@ export const historyQueries = {
     },
     ctx: Ctx,
   ) => {
-    const { knex, codec, viewer } = ctx.loaders;
+    const { knex, codec, viewer } = ctx.reader;
     const vehicleIds = checkIds('vehicleIds', args.vehicleIds);
     const templateIds = checkIds('templateIds', args.templateIds);
     const base = knex('maintenance.history as h').whereIn('h.vehicle_id', visibleVehicles(knex, viewer));
@@ -52,7 +52,7 @@ export const historyQueries = {
 
 export const historyResolvers = {
   __resolveReference: (ref: { id: string }, ctx: Ctx) =>
-    isUuid(ref.id) ? ctx.loaders.historyById.load(ref.id) : null,
+    isUuid(ref.id) ? ctx.reader.historyById.load(ref.id) : null,
   vehicle: (h: HistoryModel) => ({ __typename: 'Vehicle', id: h.vehicleId }),
-  template: (h: HistoryModel, _: unknown, ctx: Ctx) => ctx.loaders.templateById(h.templateId),
+  template: (h: HistoryModel, _: unknown, ctx: Ctx) => ctx.reader.templateById(h.templateId),
 };

@@ -1,11 +1,11 @@
 /**
  * Resolvers of the maintenance subgraph, one module per type family: root queries, the
  * maintenance types, and the fields contributed to fleet-core's Vehicle. Every lookup goes through
- * the per-request loaders (visibility applied in SQL); an id the caller cannot see answers null
+ * the per-request reader (visibility applied in SQL); an id the caller cannot see answers null
  * exactly like an unknown one; a malformed id answers null too.
  */
 import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
-import type { MaintenanceLoaders } from '../loaders';
+import type { MaintenanceReader } from '../reader';
 import { historyQueries, historyResolvers } from './history';
 import { templateQueries, templateResolvers, thresholdResolvers } from './templates';
 import { upcomingQueries, upcomingResolvers, vehicleResolvers } from './upcoming';
@@ -18,4 +18,4 @@ export const resolvers = {
   MaintenanceHistorical: historyResolvers,
   MaintenanceUpcoming: upcomingResolvers,
   Vehicle: vehicleResolvers,
-} as unknown as Resolvers<MaintenanceLoaders>;
+} as unknown as Resolvers<MaintenanceReader>;

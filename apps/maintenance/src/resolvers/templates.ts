@@ -2,15 +2,15 @@
 import { pageOf, type PageArgs } from '@fleetgraph/paging';
 import type { TemplateRule } from '../domain/upcoming';
 import { templateSpec, thresholdSpec, visibleTemplates, visibleThresholds } from '../data/tables';
-import { isUuid } from '../loaders';
+import { isUuid } from '../reader';
 import type { Ctx } from './common';
 
 export const templateQueries = {
   maintenanceCriticalityThreshold: async (_: unknown, __: unknown, ctx: Ctx) =>
-    (await ctx.loaders.thresholds())[0] ?? null,
+    (await ctx.reader.thresholds())[0] ?? null,
 
   maintenanceCriticalityThresholds: (_: unknown, args: PageArgs, ctx: Ctx) => {
-    const { knex, codec, viewer } = ctx.loaders;
+    const { knex, codec, viewer } = ctx.reader;
     return pageOf({
       codec,
       name: 'maintenanceCriticalityThresholds',
@@ -22,14 +22,14 @@ export const templateQueries = {
   },
 
   maintenanceTemplate: (_: unknown, { id }: { id: string }, ctx: Ctx) =>
-    isUuid(id) ? ctx.loaders.templateById(id) : null,
+    isUuid(id) ? ctx.reader.templateById(id) : null,
 
   maintenanceTemplates: (
     _: unknown,
     args: PageArgs & { systems?: string[]; fromExternalService?: boolean; vehicleType?: string },
     ctx: Ctx,
   ) => {
-    const { knex, codec, viewer } = ctx.loaders;
+    const { knex, codec, viewer } = ctx.reader;
     const base = visibleTemplates(knex, viewer);
     if (args.systems) base.whereIn('t.system', args.systems);
     if (args.fromExternalService != null) base.where('t.from_external_service', args.fromExternalService);
@@ -54,7 +54,7 @@ export const templateQueries = {
 
 export const templateResolvers = {
   __resolveReference: (ref: { id: string }, ctx: Ctx) =>
-    isUuid(ref.id) ? ctx.loaders.templateById(ref.id) : null,
+    isUuid(ref.id) ? ctx.reader.templateById(ref.id) : null,
   interval: (t: TemplateRule) => ({
     distanceKm: t.intervalKm,
     months: t.intervalMonths,
@@ -64,7 +64,7 @@ export const templateResolvers = {
 
 export const thresholdResolvers = {
   __resolveReference: (ref: { id: string }, ctx: Ctx) =>
-    isUuid(ref.id) ? ctx.loaders.thresholdById.load(ref.id) : null,
+    isUuid(ref.id) ? ctx.reader.thresholdById.load(ref.id) : null,
   inForce: async (t: { id: string; inForce?: boolean }, _: unknown, ctx: Ctx) =>
-    t.inForce ?? (await ctx.loaders.thresholds()).some((x) => x.id === t.id),
+    t.inForce ?? (await ctx.reader.thresholds()).some((x) => x.id === t.id),
 };

@@ -7,7 +7,7 @@ import { fingerprint, pageRequest, type PageArgs } from '@fleetgraph/paging';
 import { decodeUpcomingId, type UpcomingItem } from '../domain/upcoming';
 import { pageOfItems, type UpcomingSort } from '../data/upcoming-page';
 import { storedItemsOf, walkCandidates, walkCount } from '../data/upcoming-read';
-import { isUuid } from '../loaders';
+import { isUuid } from '../reader';
 import { checkCriticality, checkIds, filterItems, wantedTemplates, type Ctx } from './common';
 
 const NAME = 'maintenanceUpcomings';
@@ -16,7 +16,7 @@ export const upcomingQueries = {
   maintenanceUpcoming: async (_: unknown, { id }: { id: string }, ctx: Ctx) => {
     const key = decodeUpcomingId(id);
     if (!key) return null;
-    const items = await ctx.loaders.upcomingByVehicle.load(key.vehicleId);
+    const items = await ctx.reader.upcomingByVehicle.load(key.vehicleId);
     return items.find((i) => i.template.id.toLowerCase() === key.templateId && i.cycle === key.cycle) ?? null;
   },
 
@@ -39,16 +39,16 @@ export const upcomingQueries = {
     const sort = args.sort ?? 'URGENCY';
     const filters = { vehicleIds, groupIds, systems: args.systems, templateIds, minCriticality };
     // Check the page arguments before computing anything.
-    const request = pageOfItems(ctx.loaders.codec, NAME, [], sort, args, filters);
+    const request = pageOfItems(ctx.reader.codec, NAME, [], sort, args, filters);
     if ((vehicleIds && vehicleIds.length === 0) || (groupIds && groupIds.length === 0)) return request;
     const wanted = wantedTemplates({ systems: args.systems, templateIds });
     const [scope, listScope] = await Promise.all([
-      ctx.loaders.readScope(wanted),
-      vehicleIds || groupIds ? null : ctx.loaders.listScope(),
+      ctx.reader.readScope(wanted),
+      vehicleIds || groupIds ? null : ctx.reader.listScope(),
     ]);
     if (listScope?.shape === 'per-row' && listScope.organizationId) {
       // A large fleet seen from the top: walk the kept work in the page's order (upcoming-read.ts).
-      const page = pageRequest(ctx.loaders.codec, args, undefined, fingerprint(NAME, { ...filters, sort }));
+      const page = pageRequest(ctx.reader.codec, args, undefined, fingerprint(NAME, { ...filters, sort }));
       const walk = {
         organizationId: listScope.organizationId,
         sort,
@@ -58,7 +58,7 @@ export const upcomingQueries = {
       };
       const candidates = await walkCandidates(scope, walk);
       return pageOfItems(
-        ctx.loaders.codec,
+        ctx.reader.codec,
         NAME,
         filterItems(candidates, { minCriticality }),
         sort,
@@ -68,7 +68,7 @@ export const upcomingQueries = {
       );
     }
     const items = await storedItemsOf(scope, { vehicleIds, groupIds });
-    return pageOfItems(ctx.loaders.codec, NAME, filterItems(items, { minCriticality }), sort, args, filters);
+    return pageOfItems(ctx.reader.codec, NAME, filterItems(items, { minCriticality }), sort, args, filters);
   },
 };
 
@@ -83,7 +83,7 @@ export const upcomingResolvers = {
 
 export const vehicleResolvers = {
   __resolveReference: async (ref: { id: string }, ctx: Ctx) =>
-    isUuid(ref.id) && (await ctx.loaders.visibleVehicle.load(ref.id)) ? { id: ref.id } : null,
+    isUuid(ref.id) && (await ctx.reader.visibleVehicle.load(ref.id)) ? { id: ref.id } : null,
   maintenanceUpcoming: async (
     v: { id: string },
     args: PageArgs & { systems?: string[]; minCriticality?: number },
@@ -91,10 +91,10 @@ export const vehicleResolvers = {
   ) => {
     const minCriticality = checkCriticality(args.minCriticality);
     const filters = { vehicle: v.id.toLowerCase(), systems: args.systems, minCriticality };
-    pageOfItems(ctx.loaders.codec, 'Vehicle.maintenanceUpcoming', [], 'URGENCY', args, filters);
-    const items = await ctx.loaders.upcomingByVehicle.load(v.id.toLowerCase());
+    pageOfItems(ctx.reader.codec, 'Vehicle.maintenanceUpcoming', [], 'URGENCY', args, filters);
+    const items = await ctx.reader.upcomingByVehicle.load(v.id.toLowerCase());
     return pageOfItems(
-      ctx.loaders.codec,
+      ctx.reader.codec,
       'Vehicle.maintenanceUpcoming',
       filterItems(items, { systems: args.systems, minCriticality }),
       'URGENCY',
@@ -103,5 +103,5 @@ export const vehicleResolvers = {
     );
   },
   maintenanceHistory: (v: { id: string }, args: PageArgs & Record<string, unknown>, ctx: Ctx) =>
-    ctx.loaders.vehicleHistory.load({ parentId: v.id.toLowerCase(), args }),
+    ctx.reader.vehicleHistory.load({ parentId: v.id.toLowerCase(), args }),
 };

@@ -5,21 +5,21 @@ import { visibleRootList, type OrganizationWalk, type VisibilityForm } from '@fl
 import { applyAnomalyFilters, presentFilters, sortOrder, type AnomalyFilters } from '../data/anomaly-filters';
 import { anomalySpec, type AnomalyRow } from '../data/tables';
 import { visibleIn } from '../data/visibility';
-import type { MobilityLoaders } from '../loaders';
+import type { MobilityReader } from '../reader';
 import { fleetReferences, transaction, userAccount, type Args, type Ctx, type Info } from './common';
 
-export async function anomaliesQuery(loaders: MobilityLoaders, args: Args, info: Info) {
+export async function anomaliesQuery(reader: MobilityReader, args: Args, info: Info) {
   const { pageSize, pageId, sort, ...filters } = args;
   const order = sortOrder(sort);
   const spec = anomalySpec(order);
   const present = presentFilters(filters);
   return pageOf<AnomalyRow>({
-    codec: loaders.codec,
+    codec: reader.codec,
     name: 'mobilityTransactionAnomalies',
     spec,
     args: { pageSize, pageId } as PageArgs,
     filters: { ...present, sort: order.fields },
-    ...(await anomalyRows(loaders, spec, filters as AnomalyFilters, Object.keys(present))),
+    ...(await anomalyRows(reader, spec, filters as AnomalyFilters, Object.keys(present))),
     fields: listProjection(spec, info),
   });
 }
@@ -42,8 +42,8 @@ const walkOf = (spec: TableSpec): OrganizationWalk => ({
  * transaction, that key's index bounds the rows; other filters, or a sort the organization index
  * does not serve, read the visible sets; neither lets the viewer's scope decide (visibleRootList).
  */
-function anomalyRows(loaders: MobilityLoaders, spec: TableSpec, filters: AnomalyFilters, given: string[]) {
-  const { knex, viewer } = loaders;
+function anomalyRows(reader: MobilityReader, spec: TableSpec, filters: AnomalyFilters, given: string[]) {
+  const { knex, viewer } = reader;
   const bound = given.some((f) => KEY_FILTERS.has(f))
     ? 'key'
     : given.length > 0 || spec.order.columns.join() !== WALKED_ORDER
@@ -51,14 +51,14 @@ function anomalyRows(loaders: MobilityLoaders, spec: TableSpec, filters: Anomaly
       : 'scope';
   const rows = () => applyAnomalyFilters(knex(`${spec.table} as a`), filters);
   const visible = (form: VisibilityForm) => visibleIn(knex, 'a', viewer, form);
-  return visibleRootList(rows, bound, visible, walkOf(spec), () => loaders.listScope);
+  return visibleRootList(rows, bound, visible, walkOf(spec), () => reader.listScope);
 }
 
 /** The fields of MobilityTransactionAnomaly. */
 export const anomalyResolvers = {
-  __resolveReference: (r: { id: string }, { loaders }: Ctx) => loaders.anomalies.load(String(r.id)),
-  transaction: (a: AnomalyRow, _: Args, { loaders }: Ctx, info: Info) =>
-    transaction(loaders, a.transactionId, info),
+  __resolveReference: (r: { id: string }, { reader }: Ctx) => reader.anomalies.load(String(r.id)),
+  transaction: (a: AnomalyRow, _: Args, { reader }: Ctx, info: Info) =>
+    transaction(reader, a.transactionId, info),
   evidence: (a: AnomalyRow) => (a.evidenceJson == null ? null : JSON.stringify(a.evidenceJson)),
   ...fleetReferences,
   detectedById: visibleId('detectedById', userAccount('detectedBy')),

@@ -6,9 +6,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { listProjection, objectProjection, visibleReference, type LookupOf } from '@fleetgraph/subgraph-kit';
 import { TRANSACTION_SPEC } from '../data/tables';
-import { relations, type MobilityLoaders } from '../loaders';
+import { relations, type MobilityReader } from '../reader';
 
-export type Ctx = { loaders: MobilityLoaders };
+export type Ctx = { reader: MobilityReader };
 export type Args = Record<string, any>;
 
 /**
@@ -17,10 +17,10 @@ export type Args = Record<string, any>;
  * `detectedById`/`clearedById` hold an account id when a USER acted (else a rule version).
  */
 export const fleet = {
-  device: ((c) => c.loaders.fleet.device) as LookupOf<Ctx>,
-  vehicle: ((c) => c.loaders.fleet.vehicle) as LookupOf<Ctx>,
-  driver: ((c) => c.loaders.fleet.driver) as LookupOf<Ctx>,
-  group: ((c) => c.loaders.fleet.group) as LookupOf<Ctx>,
+  device: ((c) => c.reader.fleet.device) as LookupOf<Ctx>,
+  vehicle: ((c) => c.reader.fleet.vehicle) as LookupOf<Ctx>,
+  driver: ((c) => c.reader.fleet.driver) as LookupOf<Ctx>,
+  group: ((c) => c.reader.fleet.group) as LookupOf<Ctx>,
 };
 export const fleetReferences = {
   device: visibleReference('Device', 'deviceId', fleet.device),
@@ -31,36 +31,36 @@ export const fleetReferences = {
 export const userAccount =
   (by: string): LookupOf<Ctx> =>
   (c, row) =>
-    row[by] === 'USER' ? c.loaders.fleet.account : undefined;
+    row[by] === 'USER' ? c.reader.fleet.account : undefined;
 
 export type Info = GraphQLResolveInfo;
 
 /** A nested page, selecting only the columns its selection reads (TableSpec.fieldNeeds). */
 export const page = (
-  loaders: MobilityLoaders,
+  reader: MobilityReader,
   relation: keyof typeof relations,
   parentId: string,
   args: Args,
   info: Info,
 ) =>
-  loaders.relations.get(relation).load({
+  reader.relations.get(relation).load({
     parentId,
     args,
     fields: listProjection(relations[relation].child, info),
   });
 
 /** A transaction by id, reading only the columns the selection on it needs. */
-export const transaction = (loaders: MobilityLoaders, id: string, info: Info) =>
-  loaders.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
+export const transaction = (reader: MobilityReader, id: string, info: Info) =>
+  reader.transactions.fields(objectProjection(TRANSACTION_SPEC, info)).load(id);
 
 export const stats = (
-  loaders: MobilityLoaders,
+  reader: MobilityReader,
   kind: 'device' | 'group',
   what: 'transactions' | 'anomalies',
   parentId: string,
   args: Args,
 ) =>
-  loaders.statistics.load({
+  reader.statistics.load({
     kind,
     what,
     parentId,

@@ -5,36 +5,36 @@
 import { page, stats, type Args, type Ctx, type Info } from './common';
 
 export const deviceResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.device.load(String(r.id))) ? { id: String(r.id) } : null,
-  mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'deviceTransactions', d.id, args, info),
-  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'deviceAnomalies', d.id, args, info),
-  mobilityTransactionStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'device', 'transactions', d.id, args),
-  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'device', 'anomalies', d.id, args),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.device.load(String(r.id))) ? { id: String(r.id) } : null,
+  mobilityTransactions: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'deviceTransactions', d.id, args, info),
+  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'deviceAnomalies', d.id, args, info),
+  mobilityTransactionStatistics: (d: { id: string }, args: Args, { reader }: Ctx) =>
+    stats(reader, 'device', 'transactions', d.id, args),
+  mobilityTransactionAnomalyStatistics: (d: { id: string }, args: Args, { reader }: Ctx) =>
+    stats(reader, 'device', 'anomalies', d.id, args),
 };
 
 export const groupResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-  mobilityTransactions: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'groupTransactions', g.id, args, info),
-  mobilityTransactionAnomalies: (g: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'groupAnomalies', g.id, args, info),
-  mobilityTransactionStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'group', 'transactions', g.id, args),
-  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { loaders }: Ctx) =>
-    stats(loaders, 'group', 'anomalies', g.id, args),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.group.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+  mobilityTransactions: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'groupTransactions', g.id, args, info),
+  mobilityTransactionAnomalies: (g: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'groupAnomalies', g.id, args, info),
+  mobilityTransactionStatistics: (g: { id: string }, args: Args, { reader }: Ctx) =>
+    stats(reader, 'group', 'transactions', g.id, args),
+  mobilityTransactionAnomalyStatistics: (g: { id: string }, args: Args, { reader }: Ctx) =>
+    stats(reader, 'group', 'anomalies', g.id, args),
 };
 
 export const driverResolvers = {
-  __resolveReference: async (r: { id: string }, { loaders }: Ctx) =>
-    (await loaders.fleet.driver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
-  mobilityTransactions: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'driverTransactions', d.id, args, info),
-  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'driverAnomalies', d.id, args, info),
+  __resolveReference: async (r: { id: string }, { reader }: Ctx) =>
+    (await reader.fleet.driver.load(String(r.id))) ? { id: String(r.id).toLowerCase() } : null,
+  mobilityTransactions: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'driverTransactions', d.id, args, info),
+  mobilityTransactionAnomalies: (d: { id: string }, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'driverAnomalies', d.id, args, info),
 };

@@ -1,11 +1,11 @@
 /**
  * Resolvers of the mobility subgraph, one module per type family. Every lookup goes through the
- * per-request loaders (batched, visibility in SQL); entities of fleet-core are referenced by key
+ * per-request reader (batched, visibility in SQL); entities of fleet-core are referenced by key
  * and contributed fields resolve only for entities the caller sees (`__resolveReference` answers
  * null otherwise).
  */
 import { DateTimeScalar, type Resolvers } from '@fleetgraph/subgraph-kit';
-import type { MobilityLoaders } from '../loaders';
+import type { MobilityReader } from '../reader';
 import { anomalyResolvers } from './anomalies';
 import { deviceResolvers, driverResolvers, groupResolvers } from './fleet-entities';
 import { queryResolvers } from './query';
@@ -19,4 +19,4 @@ export const resolvers = {
   Device: deviceResolvers,
   Group: groupResolvers,
   Driver: driverResolvers,
-} as Resolvers<MobilityLoaders>;
+} as Resolvers<MobilityReader>;

@@ -3,8 +3,8 @@ import { anomaliesQuery } from './anomalies';
 import { transaction, type Args, type Ctx, type Info } from './common';
 
 export const queryResolvers = {
-  mobilityTransaction: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
-    transaction(loaders, String(args.id), info),
-  mobilityTransactionAnomalies: (_: unknown, args: Args, { loaders }: Ctx, info: Info) =>
-    anomaliesQuery(loaders, args, info),
+  mobilityTransaction: (_: unknown, args: Args, { reader }: Ctx, info: Info) =>
+    transaction(reader, String(args.id), info),
+  mobilityTransactionAnomalies: (_: unknown, args: Args, { reader }: Ctx, info: Info) =>
+    anomaliesQuery(reader, args, info),
 };

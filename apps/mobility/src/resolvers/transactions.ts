@@ -3,17 +3,17 @@ import type { TransactionRow } from '../data/tables';
 import { fleetReferences, page, type Args, type Ctx, type Info } from './common';
 
 export const transactionResolvers = {
-  __resolveReference: (r: { id: string }, { loaders }: Ctx) => loaders.transactions.load(String(r.id)),
-  hasAnomalies: async (t: TransactionRow, _: Args, { loaders }: Ctx) =>
-    (await loaders.anomalyCounts.load(t.id)).total > 0,
-  hasActiveAnomalies: async (t: TransactionRow, _: Args, { loaders }: Ctx) =>
-    (await loaders.anomalyCounts.load(t.id)).active > 0,
-  anomaliesCount: async (t: TransactionRow, _: Args, { loaders }: Ctx) =>
-    (await loaders.anomalyCounts.load(t.id)).total,
-  activeAnomaliesCount: async (t: TransactionRow, _: Args, { loaders }: Ctx) =>
-    (await loaders.anomalyCounts.load(t.id)).active,
+  __resolveReference: (r: { id: string }, { reader }: Ctx) => reader.transactions.load(String(r.id)),
+  hasAnomalies: async (t: TransactionRow, _: Args, { reader }: Ctx) =>
+    (await reader.anomalyCounts.load(t.id)).total > 0,
+  hasActiveAnomalies: async (t: TransactionRow, _: Args, { reader }: Ctx) =>
+    (await reader.anomalyCounts.load(t.id)).active > 0,
+  anomaliesCount: async (t: TransactionRow, _: Args, { reader }: Ctx) =>
+    (await reader.anomalyCounts.load(t.id)).total,
+  activeAnomaliesCount: async (t: TransactionRow, _: Args, { reader }: Ctx) =>
+    (await reader.anomalyCounts.load(t.id)).active,
   odometerKm: (t: TransactionRow) => t.odometerKm,
   ...fleetReferences,
-  mobilityTransactionAnomalies: (t: TransactionRow, args: Args, { loaders }: Ctx, info: Info) =>
-    page(loaders, 'transactionAnomalies', t.id, args, info),
+  mobilityTransactionAnomalies: (t: TransactionRow, args: Args, { reader }: Ctx, info: Info) =>
+    page(reader, 'transactionAnomalies', t.id, args, info),
 };

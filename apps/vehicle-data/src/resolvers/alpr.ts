@@ -1,9 +1,9 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { recognizePlate, type AlprInput } from '../domain/alpr/recognize';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 
-type Ctx = SubgraphContext<VehicleDataLoaders>;
+type Ctx = SubgraphContext<VehicleDataReader>;
 
 export const alprQueries = {
-  alpr: (_: unknown, args: AlprInput, { loaders, signal }: Ctx) => recognizePlate(loaders, args, signal),
+  alpr: (_: unknown, args: AlprInput, { reader, signal }: Ctx) => recognizePlate(reader, args, signal),
 };

@@ -1,9 +1,9 @@
 import { badInput, pageOf, type PageArgs, type TableSpec } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 import { decodeOneVin } from './vin';
 
-type Ctx = SubgraphContext<VehicleDataLoaders>;
+type Ctx = SubgraphContext<VehicleDataReader>;
 
 const MAX_VINS = 50;
 
@@ -63,11 +63,11 @@ interface VehiclesArgs extends PageArgs {
 }
 
 export const coverageQueries = {
-  coverageMakes(_: unknown, args: PageArgs & { name?: string | null }, { loaders }: Ctx) {
-    const base = loaders.knex('vehicle_data.coverage_makes as mk');
+  coverageMakes(_: unknown, args: PageArgs & { name?: string | null }, { reader }: Ctx) {
+    const base = reader.knex('vehicle_data.coverage_makes as mk');
     if (args.name != null) base.whereILike('mk.name', `%${escapeLike(args.name.trim())}%`);
     return pageOf({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'coverageMakes',
       spec: makesSpec,
       args,
@@ -76,14 +76,14 @@ export const coverageQueries = {
     });
   },
 
-  coverageModels(_: unknown, args: PageArgs & { makes?: string[] | null }, { loaders }: Ctx) {
-    const base = loaders
+  coverageModels(_: unknown, args: PageArgs & { makes?: string[] | null }, { reader }: Ctx) {
+    const base = reader
       .knex('vehicle_data.coverage_models as md')
       .join('vehicle_data.coverage_makes as mk', 'mk.id', 'md.make_id')
       .select('mk.name as make');
     if (args.makes) base.whereRaw('lower(mk.name) = any(?::text[])', [lower(args.makes)]);
     return pageOf({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'coverageModels',
       spec: modelsSpec,
       args,
@@ -92,8 +92,8 @@ export const coverageQueries = {
     });
   },
 
-  async coverageVehicles(_: unknown, args: VehiclesArgs, { loaders }: Ctx) {
-    const { knex } = loaders;
+  async coverageVehicles(_: unknown, args: VehiclesArgs, { reader }: Ctx) {
+    const { knex } = reader;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const base = knex('vehicle_data.coverage_vehicles as cv')
       .join('vehicle_data.coverage_models as md', 'md.id', 'cv.model_id')
@@ -114,7 +114,7 @@ export const coverageQueries = {
         throw badInput(`vin may hold at most ${MAX_VINS} VINs (got ${args.vin.length}).`, {
           argument: 'vin',
         });
-      const decoded = await Promise.all(args.vin.map((v) => decodeOneVin(loaders, v, null)));
+      const decoded = await Promise.all(args.vin.map((v) => decodeOneVin(reader, v, null)));
       base.where((any) => {
         any.whereRaw('false');
         for (const d of decoded) {
@@ -129,7 +129,7 @@ export const coverageQueries = {
       });
     }
     const page = await pageOf<{ parameters: string[] }>({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'coverageVehicles',
       spec: vehiclesSpec,
       args,
@@ -148,9 +148,9 @@ export const coverageQueries = {
       models?: string[] | null;
       years?: number[] | null;
     },
-    { loaders }: Ctx,
+    { reader }: Ctx,
   ) {
-    const { knex } = loaders;
+    const { knex } = reader;
     const { pageSize: _size, pageId: _id, ...filters } = args;
     const base = knex('vehicle_data.coverage_blacklists as b');
     if (args.ids) base.whereIn('b.id', args.ids);
@@ -158,7 +158,7 @@ export const coverageQueries = {
     if (args.models) base.whereRaw('lower(b.model) = any(?::text[])', [lower(args.models)]);
     if (args.years) base.where((q) => q.whereNull('b.year').orWhereIn('b.year', args.years!));
     return pageOf({
-      codec: loaders.codec,
+      codec: reader.codec,
       name: 'coverageBlacklists',
       spec: blacklistsSpec,
       args,

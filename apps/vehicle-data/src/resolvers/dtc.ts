@@ -1,10 +1,10 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { decodeDtcs } from '../domain/dtc/decode';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 import { validateVin } from '../domain/vin/validate';
 import { wmiOf } from '../domain/vin/wmi';
 
-type Ctx = SubgraphContext<VehicleDataLoaders>;
+type Ctx = SubgraphContext<VehicleDataReader>;
 
 export interface DecodeDtcsArgs {
   vin: string;
@@ -17,13 +17,13 @@ export interface DecodeDtcsArgs {
 }
 
 export const dtcQueries = {
-  async decodeDtcs(_: unknown, args: DecodeDtcsArgs, { loaders }: Ctx) {
+  async decodeDtcs(_: unknown, args: DecodeDtcsArgs, { reader }: Ctx) {
     let make = args.make?.trim() || null;
     if (!make && args.vin.trim() !== '') {
       const vin = validateVin(args.vin);
       make = wmiOf(vin)?.make ?? null;
       if (!make) {
-        const decoded = await loaders.vpic.decode(vin);
+        const decoded = await reader.vpic.decode(vin);
         make = decoded.components.vehicle?.make || decoded.components.wmi?.make || null;
       }
     }

@@ -1,5 +1,5 @@
 import type { Resolvers } from '@fleetgraph/subgraph-kit';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 import { dtcQueries } from './dtc';
 import { vinQueries } from './vin';
 import { coverageQueries } from './coverage';
@@ -8,4 +8,4 @@ import { alprQueries } from './alpr';
 
 export const resolvers = {
   Query: { ...dtcQueries, ...vinQueries, ...coverageQueries, ...plateQueries, ...alprQueries },
-} as unknown as Resolvers<VehicleDataLoaders>;
+} as unknown as Resolvers<VehicleDataReader>;

@@ -1,10 +1,10 @@
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { decodePlate } from '../domain/plate/resolve';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 
-type Ctx = SubgraphContext<VehicleDataLoaders>;
+type Ctx = SubgraphContext<VehicleDataReader>;
 
 export const plateQueries = {
-  decodePlate: (_: unknown, args: { plate: string; country: string }, { loaders }: Ctx) =>
-    decodePlate(loaders, args.plate, args.country),
+  decodePlate: (_: unknown, args: { plate: string; country: string }, { reader }: Ctx) =>
+    decodePlate(reader, args.plate, args.country),
 };

@@ -2,12 +2,12 @@ import { badInput } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
 import { deviceVin } from '../data/fleet';
 import { fillMissing, findReference, referenceFields } from '../data/references';
-import type { VehicleDataLoaders } from '../loaders';
+import type { VehicleDataReader } from '../reader';
 import { decodeVinStructure, type DecodeVinResult } from '../domain/vin/decode';
 import { assertCheckDigit, isNorthAmerican, normalizeVin, validateVin } from '../domain/vin/validate';
 import { VIN_REGIONS, type VinRegion } from '../domain/vin/wmi';
 
-type Ctx = SubgraphContext<VehicleDataLoaders>;
+type Ctx = SubgraphContext<VehicleDataReader>;
 
 export interface DecodeVinArgs {
   vin: string;
@@ -29,27 +29,27 @@ function parseRegion(region: string | null | undefined): VinRegion | null {
 
 /** Validates and decodes one VIN (check digit mandatory in North America). */
 export async function decodeOneVin(
-  loaders: VehicleDataLoaders,
+  reader: VehicleDataReader,
   input: string,
   region: VinRegion | null,
   argument = 'vin',
 ): Promise<DecodeVinResult> {
   const vin = validateVin(input, argument);
   if (isNorthAmerican(vin) || region === 'north america') assertCheckDigit(vin, argument);
-  return decodeVinStructure(vin, loaders.vpic, region);
+  return decodeVinStructure(vin, reader.vpic, region);
 }
 
 export const vinQueries = {
-  async decodeVin(_: unknown, args: DecodeVinArgs, { loaders }: Ctx): Promise<DecodeVinResult[]> {
+  async decodeVin(_: unknown, args: DecodeVinArgs, { reader }: Ctx): Promise<DecodeVinResult[]> {
     const region = parseRegion(args.region);
     let vin = normalizeVin(args.vin);
     if (vin === '' && args.deviceId) {
-      vin = normalizeVin((await deviceVin(loaders.knex, loaders.viewer, args.deviceId)) ?? '');
+      vin = normalizeVin((await deviceVin(reader.knex, reader.viewer, args.deviceId)) ?? '');
       if (vin === '' && !args.kba && !args.kType) return [];
     }
     const reference =
       args.kba || args.kType
-        ? await findReference(loaders.knex, { kba: args.kba ?? null, kType: args.kType ?? null })
+        ? await findReference(reader.knex, { kba: args.kba ?? null, kType: args.kType ?? null })
         : null;
     if (vin === '') {
       if (!args.kba && !args.kType)
@@ -67,7 +67,7 @@ export const vinQueries = {
         } as DecodeVinResult,
       ];
     }
-    const decoded = await decodeOneVin(loaders, vin, region);
+    const decoded = await decodeOneVin(reader, vin, region);
     return [reference ? fillMissing(decoded, referenceFields(reference)) : decoded];
   },
 };

@@ -30,32 +30,32 @@ type Query {
 }
 `;
 
-interface Loaders {
+interface Reader {
   knex: Knex;
   item: DataLoader<string, Record<string, unknown> | null>;
 }
 
-const resolvers: Resolvers<Loaders> = {
+const resolvers: Resolvers<Reader> = {
   DateTime: DateTimeScalar,
   Query: {
     items: (
       _: unknown,
       args: { ids?: string[]; filter?: { ids?: string[]; names?: string[] } },
-      { loaders },
+      { reader },
     ) => {
-      const query = loaders.knex('kit_test.items').select('id', 'name').orderBy('id');
+      const query = reader.knex('kit_test.items').select('id', 'name').orderBy('id');
       const ids = args.ids ?? args.filter?.ids;
       if (ids) query.whereIn('id', ids);
       if (args.filter?.names) query.whereIn('name', args.filter.names);
       return query;
     },
-    item: (_: unknown, args: { id: string }, { loaders }) => loaders.item.load(args.id),
-    itemsNamed: (_: unknown, args: { name: string }, { loaders }) =>
-      loaders.knex('kit_test.items').select('id', 'name').where('name', args.name),
+    item: (_: unknown, args: { id: string }, { reader }) => reader.item.load(args.id),
+    itemsNamed: (_: unknown, args: { name: string }, { reader }) =>
+      reader.knex('kit_test.items').select('id', 'name').where('name', args.name),
     echoDate: (_: unknown, args: { at: Date }) => args.at,
   },
   Item: {
-    __resolveReference: (ref: { id: string }, { loaders }: { loaders: Loaders }) => loaders.item.load(ref.id),
+    __resolveReference: (ref: { id: string }, { reader }: { reader: Reader }) => reader.item.load(ref.id),
   } as never,
 };
 
@@ -78,7 +78,7 @@ export async function startTestSubgraph(label: string): Promise<TestSubgraph> {
     SSO_ISSUER: issuer.issuer,
     LOG_LEVEL: 'silent',
   });
-  const app = await createSubgraphApp<Loaders>(
+  const app = await createSubgraphApp<Reader>(
     { ...config, databaseUrl: database.url },
     {
       dbSchema: 'kit_test',
@@ -92,7 +92,7 @@ export async function startTestSubgraph(label: string): Promise<TestSubgraph> {
       },
       schemaDir,
       resolvers,
-      createLoaders: (knex) => ({
+      createReader: (knex) => ({
         knex,
         item: new DataLoader(async (ids) => {
           const rows: Array<Record<string, unknown>> = await knex('kit_test.items')

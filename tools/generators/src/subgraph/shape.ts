@@ -8,7 +8,7 @@
  *                           and scripts/ (what builds that data)
  *   src/                    main.ts (one line), manifest.ts (the declaration), index.ts (what the
  *                           app exports), app.ts (buildApp), config.ts (its environment),
- *                           paths.ts (its folders), loaders.ts (the per-request context)
+ *                           paths.ts (its folders), reader.ts (the per-request context)
  *   src/schema/             the SDL, 00-base.graphql first, then one file per type family
  *   src/resolvers/          index.ts composing one module per type family
  *   src/data/               SQL: table specs, lookups, visibility
@@ -33,7 +33,7 @@ export const SRC_FILES = [
   'app.ts',
   'config.ts',
   'paths.ts',
-  'loaders.ts',
+  'reader.ts',
 ];
 export const SRC_FOLDERS = {
   required: ['schema', 'resolvers', 'data', 'demo'],

@@ -15,10 +15,10 @@ import {
   type TableSpec,
 } from '@fleetgraph/paging';
 import type { SubgraphContext } from '@fleetgraph/subgraph-kit';
-import type { FleetLoaders } from '../../loaders';
+import type { FleetReader } from '../../reader';
 import type { ServiceRelationName } from './relations';
 
-export type Ctx = SubgraphContext<FleetLoaders>;
+export type Ctx = SubgraphContext<FleetReader>;
 export type Row = Record<string, any>;
 
 /** A ILIKE pattern that matches `value` literally. */
@@ -86,14 +86,14 @@ export function groupedBy<M extends Record<string, unknown>>(
 /** A nested paged field, batched through the relation's LATERAL loader. */
 export const nested =
   (relation: ServiceRelationName) =>
-  (parent: { id: string }, args: PageArgs & Record<string, unknown>, { loaders }: Ctx) =>
-    loaders.services.relations.get(relation).load({ parentId: String(parent.id), args });
+  (parent: { id: string }, args: PageArgs & Record<string, unknown>, { reader }: Ctx) =>
+    reader.services.relations.get(relation).load({ parentId: String(parent.id), args });
 
 /** The account named by `row[field]`, if the viewer sees it. */
 export const account =
   (field: string) =>
-  (row: Row, _: unknown, { loaders }: Ctx) =>
-    row[field] ? loaders.account.load(String(row[field])) : null;
+  (row: Row, _: unknown, { reader }: Ctx) =>
+    row[field] ? reader.account.load(String(row[field])) : null;
 
 /**
  * The id in `row[field]` when the viewer sees that account, else null: an id is data too (a
@@ -101,17 +101,17 @@ export const account =
  */
 export const accountId =
   (field: string) =>
-  async (row: Row, _: unknown, { loaders }: Ctx) =>
-    row[field] && (await loaders.account.load(String(row[field]))) ? String(row[field]) : null;
+  async (row: Row, _: unknown, { reader }: Ctx) =>
+    row[field] && (await reader.account.load(String(row[field]))) ? String(row[field]) : null;
 
 /** The device named by `row[field]`, if the viewer sees it. */
 export const device =
   (field: string) =>
-  (row: Row, _: unknown, { loaders }: Ctx) =>
-    row[field] ? loaders.device.load(String(row[field])) : null;
+  (row: Row, _: unknown, { reader }: Ctx) =>
+    row[field] ? reader.device.load(String(row[field])) : null;
 
 /** The vehicle named by `row[field]`, if the viewer sees it. */
 export const vehicle =
   (field: string) =>
-  (row: Row, _: unknown, { loaders }: Ctx) =>
-    row[field] ? loaders.vehicle.load(row[field]) : null;
+  (row: Row, _: unknown, { reader }: Ctx) =>
+    row[field] ? reader.vehicle.load(row[field]) : null;

@@ -30,17 +30,17 @@ const noAlerts = () => ({
 
 export const alertResolvers = {
   Query: {
-    alertTemplate: (_: unknown, args: { id: string }, { loaders }: Ctx) =>
-      loaders.services.alertTemplate.load(args.id),
+    alertTemplate: (_: unknown, args: { id: string }, { reader }: Ctx) =>
+      reader.services.alertTemplate.load(args.id),
 
-    alertTemplates(_: unknown, args: PageArgs, { loaders }: Ctx) {
-      const { knex, viewer } = loaders;
+    alertTemplates(_: unknown, args: PageArgs, { reader }: Ctx) {
+      const { knex, viewer } = reader;
       const base = from(knex, alertTemplates).whereRaw(ownOrganization(knex, 'at', viewer));
-      return rootPage(loaders, 'alertTemplates', alertTemplates, args, {}, base);
+      return rootPage(reader, 'alertTemplates', alertTemplates, args, {}, base);
     },
 
-    alertFeedbacks(_: unknown, args: FeedbackArgs, { loaders }: Ctx) {
-      const { knex, viewer } = loaders;
+    alertFeedbacks(_: unknown, args: FeedbackArgs, { reader }: Ctx) {
+      const { knex, viewer } = reader;
       const filters = { alertIds: args.alertIds, language: args.language, status: args.status };
       const base = from(knex, alertFeedbacks).whereIn(
         'vf.alert_id',
@@ -51,20 +51,20 @@ export const alertResolvers = {
       if (args.alertIds) base.whereIn('vf.alert_id', uuidsOnly(args.alertIds));
       if (args.language) base.where('vf.language', args.language);
       if (args.status) base.where('vf.status', args.status);
-      return rootPage(loaders, 'alertFeedbacks', alertFeedbacks, args, filters, base);
+      return rootPage(reader, 'alertFeedbacks', alertFeedbacks, args, filters, base);
     },
   },
   Group: { alerts: nested('groupAlerts') },
   Device: {
     alerts: nested('deviceAlerts'),
-    async alertsState(row: Row, _: unknown, { loaders }: Ctx) {
-      return (await loaders.services.alertsState.load(String(row.id))) ?? noAlerts();
+    async alertsState(row: Row, _: unknown, { reader }: Ctx) {
+      return (await reader.services.alertsState.load(String(row.id))) ?? noAlerts();
     },
   },
   AlertTemplate: { attachments: nested('templateAttachments') },
   VehicleAlert: { device: device('deviceId'), vehicle: vehicle('vehicleId') },
   VehicleAlertFeedback: {
-    alert: (row: Row, _: unknown, { loaders }: Ctx) => loaders.services.alert.load(String(row.alertId)),
+    alert: (row: Row, _: unknown, { reader }: Ctx) => reader.services.alert.load(String(row.alertId)),
     author: account('accountId'),
   },
 };

@@ -7,13 +7,13 @@ import { personalBookingColumns, visibleBookings } from '../../data/services/boo
 
 export const bookingResolvers = {
   Query: {
-    booking: (_: unknown, args: { id: string }, { loaders }: Ctx) => loaders.services.booking.load(args.id),
+    booking: (_: unknown, args: { id: string }, { reader }: Ctx) => reader.services.booking.load(args.id),
 
-    bookings(_: unknown, args: PageArgs, { loaders }: Ctx) {
-      const { knex, viewer } = loaders;
+    bookings(_: unknown, args: PageArgs, { reader }: Ctx) {
+      const { knex, viewer } = reader;
       // rootPage adds the table's columns; the personal ones are selected here, by rule.
       const base = visibleBookings(knex, viewer).select(personalBookingColumns(knex, viewer));
-      return rootPage(loaders, 'bookings', bookings, args, {}, base);
+      return rootPage(reader, 'bookings', bookings, args, {}, base);
     },
   },
   Booking: { workshop: workshopOf, vehicle: vehicle('vehicleId') },

@@ -28,8 +28,8 @@ function filtered(base: Knex.QueryBuilder, f: ClientIdentificationFilters): Knex
 
 export const clientIdentificationResolvers = {
   Query: {
-    async clientIdentifications(_: unknown, args: PageArgs & ClientIdentificationFilters, { loaders }: Ctx) {
-      const { knex, viewer } = loaders;
+    async clientIdentifications(_: unknown, args: PageArgs & ClientIdentificationFilters, { reader }: Ctx) {
+      const { knex, viewer } = reader;
       const { pageSize: _size, pageId: _id, ...filters } = args;
       const base = filtered(
         from(knex, clientIdentifications).whereRaw(ownOrganization(knex, 'ci', viewer)),
@@ -38,14 +38,14 @@ export const clientIdentificationResolvers = {
       // Filtering by an account the caller does not see matches nothing (else it is an oracle for
       // the ids the defaultAccountId field hides).
       const account = args.defaultAccountId;
-      if (account != null && !(isUuid(account) && (await loaders.account.load(account))))
+      if (account != null && !(isUuid(account) && (await reader.account.load(account))))
         base.whereRaw('false');
-      return rootPage(loaders, 'clientIdentifications', clientIdentifications, args, filters, base);
+      return rootPage(reader, 'clientIdentifications', clientIdentifications, args, filters, base);
     },
   },
   ClientIdentification: {
-    distributor: (row: Row, _: unknown, { loaders }: Ctx) =>
-      row.distributorId ? loaders.services.distributor.load(String(row.distributorId)) : null,
+    distributor: (row: Row, _: unknown, { reader }: Ctx) =>
+      row.distributorId ? reader.services.distributor.load(String(row.distributorId)) : null,
     defaultAccountId: accountId('defaultAccountId'),
     defaultAccount: account('defaultAccountId'),
   },

@@ -2,8 +2,8 @@ import { nested, type Ctx, type Row } from '../../data/services/kit';
 
 export const descriptionResolvers = {
   Query: {
-    async description(_: unknown, args: { subject: string; id: string }, { loaders }: Ctx) {
-      const row = (await loaders.services.description.load(args.id)) as Row | null;
+    async description(_: unknown, args: { subject: string; id: string }, { reader }: Ctx) {
+      const row = (await reader.services.description.load(args.id)) as Row | null;
       return row && row.subject === args.subject ? row : null;
     },
   },

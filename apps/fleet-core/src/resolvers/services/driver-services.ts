@@ -5,15 +5,15 @@ import { driverServices } from '../../data/services/driver-services/tables';
 
 export const driverServiceResolvers = {
   Query: {
-    driverService: (_: unknown, args: { id: string }, { loaders }: Ctx) =>
-      loaders.services.driverService.load(args.id),
+    driverService: (_: unknown, args: { id: string }, { reader }: Ctx) =>
+      reader.services.driverService.load(args.id),
 
-    driverServices(_: unknown, args: PageArgs & { label?: string | null }, { loaders }: Ctx) {
-      const { knex, viewer } = loaders;
+    driverServices(_: unknown, args: PageArgs & { label?: string | null }, { reader }: Ctx) {
+      const { knex, viewer } = reader;
       const base = from(knex, driverServices).whereRaw(ownOrganization(knex, 'dsv', viewer));
       if (args.label != null) base.whereILike('dsv.label', `%${escapeLike(args.label)}%`);
       const filters = { label: args.label };
-      return rootPage(loaders, 'driverServices', driverServices, args, filters, base);
+      return rootPage(reader, 'driverServices', driverServices, args, filters, base);
     },
   },
   DriverService: { workshops: nested('driverServiceWorkshops') },

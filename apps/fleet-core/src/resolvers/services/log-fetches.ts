@@ -5,15 +5,15 @@ import { logfetchActions } from '../../data/services/log-fetches/tables';
 
 export const logFetchResolvers = {
   Query: {
-    logfetchActions(_: unknown, args: PageArgs, { loaders }: Ctx) {
-      const base = from(loaders.knex, logfetchActions);
-      return rootPage(loaders, 'logfetchActions', logfetchActions, args, {}, base);
+    logfetchActions(_: unknown, args: PageArgs, { reader }: Ctx) {
+      const base = from(reader.knex, logfetchActions);
+      return rootPage(reader, 'logfetchActions', logfetchActions, args, {}, base);
     },
   },
   Device: { logFetches: nested('deviceLogFetches') },
   Logfetch: {
-    action: (row: Row, _: unknown, { loaders }: Ctx) =>
-      loaders.services.logfetchAction.load(String(row.actionId)),
+    action: (row: Row, _: unknown, { reader }: Ctx) =>
+      reader.services.logfetchAction.load(String(row.actionId)),
     requestedBy: account('requestedById'),
   },
 };

@@ -27,12 +27,12 @@ const notRequested = (imei: string, functionName: string, parameters: LpaParamet
 export const lpaResolvers = {
   Query: {
     /** The latest operation of the function on a visible device with these parameters. */
-    async lpa(_: unknown, args: LpaArgs, { loaders }: Ctx) {
+    async lpa(_: unknown, args: LpaArgs, { reader }: Ctx) {
       const parameters = args.parameters ?? {};
       validateLpa(args.functionName, parameters);
-      const device = await loaders.device.load(args.imei);
+      const device = await reader.device.load(args.imei);
       if (!device) return null;
-      const query = from(loaders.knex, lpaOperations)
+      const query = from(reader.knex, lpaOperations)
         .select(selectColumns(lpaOperations))
         .where('lp.device_id', device.id)
         .where('lp.function_name', args.functionName)

@@ -3,16 +3,16 @@
  * registered vehicle from decodePlate when known.
  */
 import { decodePlate } from '../plate/resolve';
-import type { VehicleDataLoaders } from '../../loaders';
+import type { VehicleDataReader } from '../../reader';
 import type { AlprInput } from './read';
 
 export type { AlprInput } from './read';
 
-export async function recognizePlate(loaders: VehicleDataLoaders, input: AlprInput, signal: AbortSignal) {
-  const found = await loaders.plates.read(input, signal);
+export async function recognizePlate(reader: VehicleDataReader, input: AlprInput, signal: AbortSignal) {
+  const found = await reader.plates.read(input, signal);
   if (!found) return { plate: null, vehicle: null };
   const { countryKey, country, region } = found;
-  const vehicles = await decodePlate(loaders, found.normalized, countryKey);
+  const vehicles = await decodePlate(reader, found.normalized, countryKey);
   const year = input.year ?? null;
   const modelYear = (v: Record<string, unknown>) =>
     (v.extraInfo as { modelYear?: number } | null)?.modelYear ?? null;

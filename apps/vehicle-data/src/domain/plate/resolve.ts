@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { fleetVehiclesByPlate } from '../../data/fleet';
 import { fillMissing, referenceById, referenceFields } from '../../data/references';
-import type { VehicleDataLoaders } from '../../loaders';
+import type { VehicleDataReader } from '../../reader';
 import { decodeVinStructure, fuelTypeOf, type DecodeVinResult } from '../vin/decode';
 import { expectedCheckDigit, isNorthAmerican, normalizeVin } from '../vin/validate';
 import { checkPlate } from './formats';
@@ -69,13 +69,13 @@ function dateParts(value: Date | string | null) {
 }
 
 async function fromVin(
-  loaders: VehicleDataLoaders,
+  reader: VehicleDataReader,
   vin: string | null,
   id: string,
   source: string,
 ): Promise<DecodeVinResult> {
   if (vin) {
-    const decoded = await decodeVinStructure(vin, loaders.vpic, null);
+    const decoded = await decodeVinStructure(vin, reader.vpic, null);
     return {
       ...decoded,
       id,
@@ -90,20 +90,20 @@ async function fromVin(
 }
 
 export async function decodePlate(
-  loaders: VehicleDataLoaders,
+  reader: VehicleDataReader,
   plateInput: string,
   countryInput: string,
 ): Promise<DecodeVinResult[]> {
   const { country, plate } = checkPlate(plateInput, countryInput);
   const [fleet, registry] = await Promise.all([
-    fleetVehiclesByPlate(loaders.knex, loaders.viewer, plate),
-    registryRows(loaders.knex, country, plate),
+    fleetVehiclesByPlate(reader.knex, reader.viewer, plate),
+    registryRows(reader.knex, country, plate),
   ]);
   const results: DecodeVinResult[] = [];
   const seen = new Map<string, number>();
   for (const v of fleet) {
     const vin = validVin(v.vin);
-    let r = await fromVin(loaders, vin, `fleet:${v.id}`, 'fleet vehicle');
+    let r = await fromVin(reader, vin, `fleet:${v.id}`, 'fleet vehicle');
     r = fillMissing(r, {
       make: v.make,
       model: v.model,
@@ -116,7 +116,7 @@ export async function decodePlate(
   }
   for (const row of registry) {
     const vin = validVin(row.vin);
-    const reference = row.referenceId ? await referenceById(loaders.knex, row.referenceId) : null;
+    const reference = row.referenceId ? await referenceById(reader.knex, row.referenceId) : null;
     const extra: Partial<DecodeVinResult> = {
       plate: row.plateDisplay,
       make: row.make,
@@ -132,7 +132,7 @@ export async function decodePlate(
       continue;
     }
     const r = fillMissing(
-      await fromVin(loaders, vin, `plate:${row.country}:${row.plate}`, 'plate registry'),
+      await fromVin(reader, vin, `plate:${row.country}:${row.plate}`, 'plate registry'),
       extra,
     );
     r.plate = row.plateDisplay;

@@ -1,5 +1,5 @@
 /**
- * Per-request loaders of the dvir subgraph: one SQL statement per entity type per request level
+ * The per-request reader of the dvir subgraph: one SQL statement per entity type per request level
  * (DataLoader batches the ids a level asks for), every lookup filtered by the viewer's
  * visibility, and the nested pages (relationLoaders, made on first use).
  */
@@ -22,7 +22,7 @@ import * as t from './data/tables';
 import { visibleTemplateIds, whereFleetRowVisible, whereTemplateVisible } from './data/visibility';
 import type { FileService } from './data/files/service';
 
-export interface DvirServices {
+export interface DvirResources {
   knex: Knex;
   codec: CursorCodec;
   files: FileService;
@@ -63,16 +63,16 @@ const lookups = {
   ),
 };
 
-type LoaderArgs = DvirServices & { viewer: Viewer };
+type ReaderArgs = DvirResources & { viewer: Viewer };
 
 /**
- * The request's loaders, each made on first use (lazyFields): a request allocates one object, and
+ * The request's reader, its loaders each made on first use (lazyFields): a request allocates one object, and
  * a loader only when one of its fields is resolved.
  */
-const dvirLoaders = lazyFields<LoaderArgs>()({
+const dvirReader = lazyFields<ReaderArgs>()({
   /** How the root list of reports reads visibility for this viewer (ListScopeCache). */
-  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
-  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+  listScope: ({ knex, viewer, listScopes }: ReaderArgs) => listScopes.scopeOf(knex, viewer),
+  relations: ({ knex, codec, viewer }: ReaderArgs) =>
     relationLoaders<RelationName, t.Row>(knex, codec, viewer, relations),
   report: lookups.report.maker<t.Row>(),
   answer: lookups.answer.maker<t.Row>(),
@@ -83,7 +83,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
   /** The latest version of a template by id, when visible. */
   template: lookups.template.maker<t.Row>(),
   /** One template version by "id:version", when visible. */
-  templateVersion: ({ knex, viewer }: LoaderArgs) =>
+  templateVersion: ({ knex, viewer }: ReaderArgs) =>
     new DataLoader<string, t.Row | null>(async (keys) => {
       const pairs = keys
         .map((k) => k.split(':'))
@@ -101,9 +101,9 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       return keys.map((k) => byId.get(k.toLowerCase()) ?? null);
     }),
   /** Whether the viewer sees fleet-core's vehicles, drivers, groups and accounts (ids and references). */
-  fleet: ({ knex, viewer }: LoaderArgs) => fleetVisibility(knex, viewer),
+  fleet: ({ knex, viewer }: ReaderArgs) => fleetVisibility(knex, viewer),
   /** Whether a vehicle has no open defect from an OUT_OF_SERVICE report. */
-  safeToDrive: ({ knex, viewer }: LoaderArgs) =>
+  safeToDrive: ({ knex, viewer }: ReaderArgs) =>
     new DataLoader<string, boolean>(async (keys) => {
       const rows: Array<{ vehicle_id: string }> = await whereFleetRowVisible(
         knex,
@@ -119,7 +119,7 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
       return keys.map((k) => !unsafe.has(k.toLowerCase()));
     }),
   /** The latest submitted report of each vehicle. */
-  lastReport: ({ knex, viewer }: LoaderArgs) =>
+  lastReport: ({ knex, viewer }: ReaderArgs) =>
     new DataLoader<string, t.Row | null>(async (keys) => {
       const inner = whereFleetRowVisible(
         knex,
@@ -141,8 +141,8 @@ const dvirLoaders = lazyFields<LoaderArgs>()({
     }),
 });
 
-export function createLoaders(services: DvirServices, user: UserContext) {
-  return dvirLoaders({ ...services, viewer: user.uid });
+export function createReader(resources: DvirResources, user: UserContext) {
+  return dvirReader({ ...resources, viewer: user.uid });
 }
 
-export type DvirLoaders = ReturnType<typeof createLoaders>;
+export type DvirReader = ReturnType<typeof createReader>;

@@ -1,5 +1,5 @@
 /**
- * Per-request loaders: transaction and anomaly lookups, anomaly counts, entity visibility checks
+ * The per-request reader: transaction and anomaly lookups, anomaly counts, entity visibility checks
  * (`__resolveReference`), nested pages (LATERAL-batched) and statistics, for one viewer; each
  * made on first use.
  */
@@ -23,7 +23,7 @@ import { ANOMALY_SPEC, TRANSACTION_SPEC, type AnomalyRow, type TransactionRow } 
 import { whereVisible } from './data/visibility';
 import { fleetVisibility, type ListScopeCache } from '@fleetgraph/visibility';
 
-export interface MobilityServices {
+export interface MobilityResources {
   knex: Knex;
   codec: CursorCodec;
   now: () => Date;
@@ -103,7 +103,7 @@ export const relations = {
 type RelationName = keyof typeof relations;
 
 type ViewerParams = { viewer: Viewer };
-type LoaderArgs = MobilityServices & ViewerParams;
+type ReaderArgs = MobilityResources & ViewerParams;
 
 const byId = (column: string, kind: 'uuid' | 'text' = 'uuid') => ({ column, field: 'id', kind }) as const;
 
@@ -130,7 +130,7 @@ const ANOMALY_COUNTS = `select transaction_id as id, count(*)::int as total,
 
 type Counts = { total: number; active: number };
 
-function anomalyCounts({ knex }: LoaderArgs) {
+function anomalyCounts({ knex }: ReaderArgs) {
   return new DataLoader<string, Counts, string>(async (keys) => {
     const ids = uuidsOnly(keys.map((k) => k.toLowerCase()));
     const rows: Array<Counts & { id: string }> =
@@ -141,23 +141,23 @@ function anomalyCounts({ knex }: LoaderArgs) {
 }
 
 /**
- * The request's loaders, each made on first use (lazyFields): a request allocates one object,
+ * The request's reader, its loaders each made on first use (lazyFields): a request allocates one object,
  * and a loader only when one of its fields is resolved.
  */
-const mobilityLoaders = lazyFields<LoaderArgs>()({
+const mobilityReader = lazyFields<ReaderArgs>()({
   /** How the root list of anomalies reads visibility for this viewer (ListScopeCache). */
-  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
+  listScope: ({ knex, viewer, listScopes }: ReaderArgs) => listScopes.scopeOf(knex, viewer),
   transactions: lookups.transaction.maker<TransactionRow>(),
   anomalies: lookups.anomaly.maker<AnomalyRow>(),
   anomalyCounts,
   /** Whether the viewer sees fleet-core's devices, vehicles, drivers, groups and accounts. */
-  fleet: ({ knex, viewer }: LoaderArgs) => fleetVisibility(knex, viewer),
-  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+  fleet: ({ knex, viewer }: ReaderArgs) => fleetVisibility(knex, viewer),
+  relations: ({ knex, codec, viewer }: ReaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations as Record<RelationName, RelationSpec>),
-  statistics: ({ knex, now }: LoaderArgs) => statisticsLoader(knex, now),
+  statistics: ({ knex, now }: ReaderArgs) => statisticsLoader(knex, now),
 });
 
-export const createLoaders = (services: MobilityServices, user: UserContext) =>
-  mobilityLoaders({ ...services, viewer: user.uid });
+export const createReader = (resources: MobilityResources, user: UserContext) =>
+  mobilityReader({ ...resources, viewer: user.uid });
 
-export type MobilityLoaders = ReturnType<typeof createLoaders>;
+export type MobilityReader = ReturnType<typeof createReader>;

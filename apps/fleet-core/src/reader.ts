@@ -8,32 +8,32 @@ import { summaryLoaderMakers } from './data/summaries';
 import { relations, type RelationName } from './data/relation-specs';
 import { serviceLoaders } from './data/services/loaders';
 
-export interface FleetServices {
+export interface FleetResources {
   knex: Knex;
   codec: CursorCodec;
   /** How root lists read visibility, per account (kept a minute per process). */
   listScopes: ListScopeCache;
 }
 
-type LoaderArgs = FleetServices & { viewer: Viewer };
+type ReaderArgs = FleetResources & { viewer: Viewer };
 
 /**
- * Per-request loaders: entity lookups, summaries, nested pages and the services areas, batched,
+ * The per-request reader: entity lookups, summaries, nested pages and the services areas, batched,
  * for one viewer. Each is made on first use: a request allocates one object, and a loader only
  * when one of its fields is resolved.
  */
-const fleetLoaders = lazyFields<LoaderArgs>()({
+const fleetReader = lazyFields<ReaderArgs>()({
   ...entityLoaderMakers,
   ...summaryLoaderMakers,
-  relations: ({ knex, codec, viewer }: LoaderArgs) =>
+  relations: ({ knex, codec, viewer }: ReaderArgs) =>
     relationLoaders<RelationName>(knex, codec, viewer, relations),
-  services: ({ knex, codec, viewer }: LoaderArgs) => serviceLoaders(knex, codec, viewer),
+  services: ({ knex, codec, viewer }: ReaderArgs) => serviceLoaders(knex, codec, viewer),
   /** How root lists of devices read visibility for this viewer (ListScopeCache). */
-  listScope: ({ knex, viewer, listScopes }: LoaderArgs) => listScopes.scopeOf(knex, viewer),
+  listScope: ({ knex, viewer, listScopes }: ReaderArgs) => listScopes.scopeOf(knex, viewer),
 });
 
-export function createLoaders(services: FleetServices, user: UserContext) {
-  return fleetLoaders({ ...services, viewer: user.uid });
+export function createReader(resources: FleetResources, user: UserContext) {
+  return fleetReader({ ...resources, viewer: user.uid });
 }
 
-export type FleetLoaders = ReturnType<typeof createLoaders>;
+export type FleetReader = ReturnType<typeof createReader>;

@@ -5,16 +5,16 @@ import type { PlateReader } from './domain/alpr/reader';
 import type { Vpic } from './domain/vin/vpic';
 
 /** Process-wide resources, created by buildApp and closed with the app. */
-export interface VehicleDataServices {
+export interface VehicleDataResources {
   knex: Knex;
   codec: CursorCodec;
   vpic: Vpic;
   plates: PlateReader;
 }
 
-/** Per-request context: the services plus the viewer (account id). */
-export function createLoaders(services: VehicleDataServices, user: UserContext) {
-  return { ...services, viewer: user.uid };
+/** The per-request reader: the process resources plus the viewer (account id). */
+export function createReader(resources: VehicleDataResources, user: UserContext) {
+  return { ...resources, viewer: user.uid };
 }
 
-export type VehicleDataLoaders = ReturnType<typeof createLoaders>;
+export type VehicleDataReader = ReturnType<typeof createReader>;

@@ -4,8 +4,8 @@
  */
 import type { Knex } from 'knex';
 
-export interface GeoLoaders {
+export interface GeoReader {
   knex: Knex;
 }
 
-export const createLoaders = (deps: { knex: Knex }): GeoLoaders => ({ knex: deps.knex });
+export const createReader = (deps: { knex: Knex }): GeoReader => ({ knex: deps.knex });

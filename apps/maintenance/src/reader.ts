@@ -1,5 +1,5 @@
 /**
- * Per-request loaders of the maintenance subgraph, for one viewer and one instant (`now`, from the
+ * The per-request reader of the maintenance subgraph, for one viewer and one instant (`now`, from the
  * config's clock, fixed for the whole request). Statements per request do not depend on page
  * sizes: templates and thresholds in force are read once; upcoming work of any number of vehicles
  * is one statement per batch (vehicle facts with odometer, recent km and service summaries), with
@@ -30,7 +30,7 @@ import {
   type VehicleFilter,
 } from './data/tables';
 
-export interface MaintenanceServices {
+export interface MaintenanceResources {
   knex: Knex;
   codec: CursorCodec;
   clock: () => Date;
@@ -75,10 +75,10 @@ const lookups = {
   ),
 };
 
-export function createLoaders(services: MaintenanceServices, user: UserContext) {
-  const { knex, codec } = services;
+export function createReader(resources: MaintenanceResources, user: UserContext) {
+  const { knex, codec } = resources;
   const viewer = user.uid;
-  const now = services.clock();
+  const now = resources.clock();
   const templates = once(() => templateRules(knex, viewer));
   const thresholds = once(() => thresholdsInForce(knex, viewer));
 
@@ -143,7 +143,7 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
     thresholds,
     computeUpcoming,
     readScope,
-    listScope: () => services.listScopes.scopeOf(knex, viewer),
+    listScope: () => resources.listScopes.scopeOf(knex, viewer),
     upcomingByVehicle,
     visibleVehicle,
     historyById,
@@ -156,4 +156,4 @@ export function createLoaders(services: MaintenanceServices, user: UserContext) 
   };
 }
 
-export type MaintenanceLoaders = ReturnType<typeof createLoaders>;
+export type MaintenanceReader = ReturnType<typeof createReader>;
