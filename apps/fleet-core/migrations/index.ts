@@ -12,6 +12,7 @@ import * as devicesOrgOrder from './20261126_010_devices_org_order';
 import * as contractAccountGroups from './20261126_011_contract_account_groups';
 import * as driversOrgOrder from './20261126_012_drivers_org_order';
 import * as startedDistance from './20261128_013_started_distance';
+import * as vehiclesOrgOrder from './20261128_014_vehicles_org_order';
 
 export const FLEET_SCHEMA = 'fleet';
 export const migrations: Migrations = {
@@ -28,4 +29,5 @@ export const migrations: Migrations = {
   '20261126_011_contract_account_groups': contractAccountGroups,
   '20261126_012_drivers_org_order': driversOrgOrder,
   '20261128_013_started_distance': startedDistance,
+  '20261128_014_vehicles_org_order': vehiclesOrgOrder,
 };

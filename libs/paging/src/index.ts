@@ -16,9 +16,11 @@ export { projectedFields, MAX_PROJECTIONS } from './projection';
 export {
   relationLoader,
   relationLoaders,
+  firstPageStatement,
   type RelationLoaders,
   rowsPerParent,
   type RelationSpec,
+  type RelationWay,
   type RelationKey,
 } from './relations';
 export {

@@ -98,3 +98,36 @@ test('a mark is set on every row of its page, and pages of two marks never share
   );
   assert.deepEqual(ids(await ann.load({ parentId: 's1', args: { pageId: fr.next! } })), ['b3']);
 });
+
+test('ways: each parent is read by the first way whose condition holds, page after page, as without ways', async () => {
+  const byWays: RelationSpec = {
+    ...shelfBooks,
+    name: 'Shelf.books by ways',
+    ways: [
+      {
+        when: (k) => k.raw(`p.parent_id = 's1'`),
+        children: (k, viewer) =>
+          from(k, books).where('b.shelf_id', k.raw('p.parent_id')).where('b.reader', viewer),
+        orderFirst: ['b.shelf_id'],
+      },
+    ],
+  };
+  for (const viewer of ['ann', 'bob']) {
+    const pages = async (spec: RelationSpec) => {
+      const seen: string[][] = [];
+      for (const shelf of ['s1', 's2']) {
+        let pageId: string | undefined;
+        const ids: string[] = [];
+        do {
+          const loader = relationLoader<{ id: string }>(knex, codec, asViewer(viewer), spec);
+          const page = await loader.load({ parentId: shelf, args: { pageSize: 1, pageId } });
+          ids.push(...page.list.map((book) => book.id));
+          pageId = page.next ?? undefined;
+        } while (pageId);
+        seen.push(ids);
+      }
+      return seen;
+    };
+    assert.deepEqual(await pages(byWays), await pages(shelfBooks), viewer);
+  }
+});

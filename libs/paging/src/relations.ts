@@ -42,6 +42,26 @@ export interface RelationSpec {
    * query; they are part of the batch key, of the count and of the cursor fingerprint.
    */
   filter?(query: Knex.QueryBuilder, filters: Record<string, unknown>): void;
+  /**
+   * Other ways of reading the same children, for the parents one suits better (e.g. walking an
+   * index in page order for a parent that sees a large fleet, where `children` would read its
+   * whole set). Each parent's page is read by the first way whose `when` holds for it, else by
+   * `children`; every way must select the same rows in the same order. The ways are branches of
+   * the one statement, each guarded by its condition, evaluated once per parent.
+   */
+  ways?: readonly RelationWay[];
+}
+
+export interface RelationWay {
+  /** A condition on `p.parent_id` alone (no child column), bound to nothing that changes. */
+  when(knex: Knex): Knex.Raw;
+  /** The children, as `RelationSpec.children` (filters applied to it too). */
+  children(knex: Knex, viewer: Viewer): Knex.QueryBuilder;
+  /**
+   * Columns the page orders by before the child's order, constant for a parent (e.g. the
+   * organization of an index on (organization, ...order) that the way walks).
+   */
+  orderFirst?: readonly string[];
 }
 
 export interface RelationKey {
@@ -195,7 +215,7 @@ function childRows(
   // Field filters may shape the SQL by their values (a list, a range): those pages are built per
   // call. Without filters the shape depends only on the page size and on whether it continues.
   if (Object.keys(filters).length > 0) {
-    const page = childPage(knex, spec, childrenOf(knex, spec, viewer, filters), request, fields);
+    const page = childPage(knex, spec, viewer, filters, request, fields);
     return knex.raw(rowsPerParent(spec.parentType), [parentIds, page]).then((result) => result.rows);
   }
   const values: Record<string, unknown> = { parents: parentIds, viewer };
@@ -211,6 +231,22 @@ function childRows(
 export const rowsPerParent = (parentType: 'uuid' | 'text'): string =>
   `select p.parent_id as "__parent", t.* from unnest(${arrayParameter(parentType)}) as p(parent_id) cross join lateral (?) t`;
 
+/**
+ * The statement a relation's unfiltered first page of `size` sends for `parentIds` (as
+ * relationLoader builds it, values inline), for plan tests to EXPLAIN.
+ */
+export function firstPageStatement(
+  knex: Knex,
+  viewer: Viewer,
+  spec: RelationSpec,
+  parentIds: readonly string[],
+  size: number,
+): Knex.Raw {
+  const request: PageRequest = { size, after: null, fingerprint: () => '' };
+  const page = childPage(knex, spec, viewer, {}, request, undefined);
+  return knex.raw(rowsPerParent(spec.parentType), [[...parentIds], page]);
+}
+
 function childrenOf(knex: Knex, spec: RelationSpec, viewer: Viewer, filters: Record<string, unknown>) {
   const query = spec.children(knex, viewer);
   if (spec.filter) spec.filter(query, filters);
@@ -220,15 +256,36 @@ function childrenOf(knex: Knex, spec: RelationSpec, viewer: Viewer, filters: Rec
 function childPage(
   knex: Knex,
   spec: RelationSpec,
-  children: Knex.QueryBuilder,
+  viewer: Viewer,
+  filters: Record<string, unknown>,
   request: PageRequest,
   fields: readonly string[] | undefined,
 ) {
-  return applyKeyset(
-    children.select(selectColumns(spec.child, fields)),
-    { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' },
-    request,
-  );
+  const order = { columns: spec.child.order.columns, direction: spec.child.order.direction ?? 'asc' };
+  const page = (children: Knex.QueryBuilder, orderFirst: readonly string[] = []) => {
+    for (const column of orderFirst) children.orderBy(column, order.direction);
+    return applyKeyset(children.select(selectColumns(spec.child, fields)), order, request);
+  };
+  const ways = spec.ways ?? [];
+  if (ways.length === 0) return page(childrenOf(knex, spec, viewer, filters));
+  // One branch per way, each kept to its parents by its condition and the negation of those
+  // before it; a parent's rows come from one branch, ordered again outside (a page at most).
+  const taken: Knex.Raw[] = [];
+  const branches = ways.map((way) => {
+    const children = way.children(knex, viewer);
+    if (spec.filter) spec.filter(children, filters);
+    for (const before of taken) children.whereRaw('not coalesce(?, false)', [before]);
+    const when = way.when(knex);
+    taken.push(when);
+    return page(children.whereRaw('coalesce(?, false)', [when]), way.orderFirst);
+  });
+  const rest = childrenOf(knex, spec, viewer, filters);
+  for (const before of taken) rest.whereRaw('not coalesce(?, false)', [before]);
+  branches.push(page(rest));
+  const union = knex.raw(`(${branches.map(() => '(?)').join(' union all ')}) as u`, branches);
+  const outer = knex.select('*').from(union);
+  for (const field of spec.child.order.fields) outer.orderBy(`u.${field}`, order.direction);
+  return outer;
 }
 
 /** Compiled unfiltered pages per relation, by page size and first/continued page (sql-template). */
@@ -251,7 +308,8 @@ function pageTemplate(
       const page = childPage(
         knex,
         spec,
-        childrenOf(knex, spec, params.viewer as Viewer, {}),
+        params.viewer as Viewer,
+        {},
         { ...request, after: request.after ? after : null },
         fields,
       );

@@ -15,6 +15,10 @@
  *   narrowed some other way (by id, by parent): a few index probes per row, whatever the viewer
  *   sees (the asset's groups, then their ancestors among the viewer's groups). Use it for every
  *   lookup by key and every list bounded by its parent.
+ *   An account's assets under a page of accounts are bounded by what that account sees:
+ *   `x.id = any(visibleIdsOf(knex, kind, 'p.parent_id'))`, then the viewer's per-row test; or,
+ *   for an account that sees a large fleet (`seesLargeFleet`), its organization walked in page
+ *   order with `seenByAccountIn` and the viewer's test on each row.
  * The views are inlined by the planner, so both cost the same as joins on fleet's tables.
  */
 import type { Knex } from 'knex';
@@ -57,9 +61,10 @@ export const visibleDrivers = (knex: Knex, accountId: Viewer) => visibleAssets(k
  * the memberships to the ancestors again on every row (EXPLAIN ANALYZE without statistics shows
  * the difference).
  */
-const GROUP_VISIBLE = `exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 vg
+const groupVisible = (account: '?' | '??') => `exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 vg
   where vg.descendant_id = ?? and vg.ancestor_id in (select vm.group_id from ${FLEET_CONTRACT}.account_groups_v1 vm
-    where vm.account_id = ? offset 0) offset 0)`;
+    where vm.account_id = ${account} offset 0) offset 0)`;
+const GROUP_VISIBLE = groupVisible('?');
 
 /** True for a row whose group (`column`, e.g. 'g.id') the account sees. */
 export function groupVisibleTo(knex: Knex, accountId: Viewer, column: string): Knex.Raw {
@@ -79,6 +84,25 @@ function assetVisibleTo(
   );
 }
 
+/**
+ * True for a row whose asset (`assetColumn`; for 'group', the group itself) the account in
+ * `accountColumn` sees: the per-row test for an account that is a column of the statement (a
+ * nested page's parent, `p.parent_id`) rather than a value. Its memberships are read per account.
+ */
+export function seenByAccountIn(
+  knex: Knex,
+  kind: IdKind,
+  accountColumn: string,
+  assetColumn: string,
+): Knex.Raw {
+  if (kind === 'group') return knex.raw(groupVisible('??'), [assetColumn, accountColumn]);
+  return knex.raw(
+    `exists (select 1 from ${FLEET_CONTRACT}.group_${kind}s_v1 ga
+      where ga.${kind}_id = ?? and ${groupVisible('??')} offset 0)`,
+    [assetColumn, 'ga.group_id', accountColumn],
+  );
+}
+
 /** True for a row whose device (`column`, e.g. 'd.id') is placed in a group the account sees. */
 export const deviceVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'device', accountId, column);
@@ -88,6 +112,55 @@ export const vehicleVisibleTo = (knex: Knex, accountId: Viewer, column: string) 
 /** True for a row whose driver (`column`) is placed in a group the account sees. */
 export const driverVisibleTo = (knex: Knex, accountId: Viewer, column: string) =>
   assetVisibleTo(knex, 'driver', accountId, column);
+
+/**
+ * The ids of what the account in `accountColumn` sees (a column of the statement, e.g. a nested
+ * page's `p.parent_id`), as an array expression for `x.id = any(...)`: its memberships, their
+ * descendants, and (for assets) their placements, each step an index range, so it costs what that
+ * account sees and nothing of what anyone else does. For "the assets of this account the viewer
+ * sees" under many accounts: `x.id = any(visibleIdsOf(...))` and a per-row test for the viewer
+ * (`vehicleVisibleTo`...). `= any` of an array is a condition on the child's own index, read in
+ * that index's order, so the page stops after a page of rows that pass the viewer's test; an
+ * `in (subquery)` there gives the planner (without statistics) the choice of walking every child
+ * in page order and testing the account's set on each, which it takes. `offset 0` keeps each step
+ * a per-row index lookup, where it would otherwise hash the whole closure for every account.
+ */
+export function visibleIdsOf(knex: Knex, kind: IdKind, accountColumn: string): Knex.Raw {
+  return idsIn(
+    knex,
+    kind,
+    `${FLEET_CONTRACT}.account_groups_v1 m
+      cross join lateral (select c.descendant_id from ${FLEET_CONTRACT}.group_ancestors_v1 c
+                           where c.ancestor_id = m.group_id offset 0) c`,
+    'm.account_id = ??',
+    accountColumn,
+  );
+}
+
+/**
+ * The ids of the assets placed in group `groupColumn` (a column of the statement, e.g. a nested
+ * page's `p.parent_id`) or any group under it (for 'group', those groups), as an array expression
+ * for `x.id = any(...)`: the group's descendants, then their placements, each by index; the
+ * subtree's cost, whatever else the organization holds.
+ */
+export function idsPlacedUnder(knex: Knex, kind: IdKind, groupColumn: string): Knex.Raw {
+  return idsIn(knex, kind, `${FLEET_CONTRACT}.group_ancestors_v1 c`, 'c.ancestor_id = ??', groupColumn);
+}
+
+type IdKind = 'vehicle' | 'device' | 'driver' | 'group';
+
+/** The groups `c.descendant_id` of `groups` (FROM items) where `where` (on `column`), or their placements. */
+function idsIn(knex: Knex, kind: IdKind, groups: string, where: string, column: string): Knex.Raw {
+  if (kind === 'group')
+    return knex.raw(`array(select c.descendant_id from ${groups} where ${where})`, [column]);
+  return knex.raw(
+    `array(select a.${kind}_id from ${groups}
+      cross join lateral (select a.${kind}_id from ${FLEET_CONTRACT}.group_${kind}s_v1 a
+                           where a.group_id = c.descendant_id offset 0) a
+      where ${where})`,
+    [column],
+  );
+}
 
 /** Columns of a row naming assets; the row is visible when any of them is. */
 export type AssetColumns = Partial<Record<'device' | 'vehicle' | 'driver' | 'group', string>>;
@@ -151,26 +224,51 @@ export interface ListScope {
 /** The visible groups from which a top-level member's root lists walk (VISIBILITY_WALK_FROM_GROUPS). */
 export const WALK_FROM_GROUPS = 64;
 
+// Both tests go from the account's (`a.id`) memberships by index; `offset 0` keeps each inner test
+// a per-row subplan (without statistics the planner would otherwise hash whole tables), and the
+// count stops at its limit (the walk threshold), each membership's descendants read by a bounded
+// index range.
+const TOP_MEMBER = `exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
+                     where m.account_id = a.id
+                       and not exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 p
+                                        where p.descendant_id = m.group_id and p.depth > 0 offset 0))`;
+const groupsSeen = (limit: string) => `(select count(*) from (
+               select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
+                cross join lateral (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 c
+                                     where c.ancestor_id = m.group_id limit ${limit}) c
+                where m.account_id = a.id limit ${limit}) g)::int`;
+
+/**
+ * True when the account in `accountColumn` (a column of the statement, e.g. a nested page's
+ * `p.parent_id`) sees a large fleet as rootListScope decides it (a top-level member seeing at
+ * least WALK_FROM_GROUPS groups): for it, walking its organization's rows in page order and testing
+ * each fills a page after about a page of rows. A few index probes.
+ */
+export function seesLargeFleet(knex: Knex, accountColumn: string, walkFrom = WALK_FROM_GROUPS): Knex.Raw {
+  // Written into the statement, not bound: a bound limit leaves a generic plan nothing to cost.
+  if (!Number.isSafeInteger(walkFrom) || walkFrom < 1) throw new Error(`walkFrom must be a positive integer`);
+  return knex.raw(
+    `(select ${TOP_MEMBER} and ${groupsSeen(String(walkFrom))} >= ${walkFrom}
+        from ${FLEET_CONTRACT}.accounts_v1 a where a.id = ??)`,
+    [accountColumn],
+  );
+}
+
+/** The organization of the account in `accountColumn` (a column of the statement), as an expression. */
+export function organizationIn(knex: Knex, accountColumn: string): Knex.Raw {
+  return knex.raw(`(select a.organization_id from ${FLEET_CONTRACT}.accounts_v1 a where a.id = ??)`, [
+    accountColumn,
+  ]);
+}
+
 export async function rootListScope(
   knex: Knex,
   accountId: Viewer,
   options: { walkFromGroups?: number } = {},
 ): Promise<ListScope> {
   const walkFrom = options.walkFromGroups ?? WALK_FROM_GROUPS;
-  // Both tests go from the account's memberships by index; `offset 0` keeps each inner test a
-  // per-row subplan (without statistics the planner would otherwise hash whole tables), and the
-  // count stops at walkFrom, each membership's descendants read by a bounded index range.
   const { rows } = await knex.raw(
-    `select a.organization_id,
-            exists (select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
-                     where m.account_id = a.id
-                       and not exists (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 p
-                                        where p.descendant_id = m.group_id and p.depth > 0 offset 0)) as top,
-            (select count(*) from (
-               select 1 from ${FLEET_CONTRACT}.account_groups_v1 m
-                cross join lateral (select 1 from ${FLEET_CONTRACT}.group_ancestors_v1 c
-                                     where c.ancestor_id = m.group_id limit ?) c
-                where m.account_id = a.id limit ?) g)::int as groups
+    `select a.organization_id, ${TOP_MEMBER} as top, ${groupsSeen('?')} as groups
        from ${FLEET_CONTRACT}.accounts_v1 a where a.id = ?`,
     [walkFrom, walkFrom, accountId],
   );

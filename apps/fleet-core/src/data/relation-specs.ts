@@ -1,21 +1,24 @@
 /**
  * Every nested paged field of the first cut, as a relation from a parent id to visible children.
  * Children of a group are visible whenever the group is (visibility flows down the hierarchy);
- * every other relation also filters by the viewer's visibility: per row (`deviceVisibleTo`...)
- * where the parent bounds the children (a device's groups), as a semi-join on the viewer's
- * visible set where it does not (the devices an account can access).
+ * every other relation also tests the viewer's visibility on each child (`deviceVisibleTo`...),
+ * the parent bounding the children: a device's groups, an account's assets (what that account
+ * sees, `visibleIdsOf`; its organization walked in page order when that is a large fleet). None
+ * builds the viewer's whole visible set, which a nested page would build again under every parent.
  */
 import type { Knex } from 'knex';
 import {
+  deviceVisibleTo,
   driverVisibleTo,
   groupVisibleTo,
+  organizationIn,
+  seenByAccountIn,
+  seesLargeFleet,
   vehicleVisibleTo,
-  visibleDevices,
-  visibleDrivers,
-  visibleGroups,
-  visibleVehicles,
+  visibleIdsOf,
 } from '@fleetgraph/visibility';
-import type { RelationSpec } from '@fleetgraph/paging';
+import type { Viewer } from '@fleetgraph/auth';
+import type { RelationSpec, RelationWay } from '@fleetgraph/paging';
 import * as t from './tables';
 
 type Filters = Record<string, unknown>;
@@ -44,10 +47,36 @@ const anyOf = (column: string, arg: string) => (query: Knex.QueryBuilder, filter
   if (values) query.whereIn(column, values);
 };
 
-const ACCESS_OF_PARENT_ACCOUNT = `select c.descendant_id from fleet.group_closure c
-  join fleet.group_accounts m on m.group_id = c.ancestor_id where m.account_id = p.parent_id`;
+/**
+ * The children of account `p.parent_id` the viewer also sees: what the account sees (its
+ * memberships down, read from that account alone) tested per row for the viewer. Testing each
+ * parent's children against the viewer's whole visible set built that set again for every parent.
+ */
+const seenByParentAccount = (knex: Knex, column: string, kind: Parameters<typeof visibleIdsOf>[1]) =>
+  knex.raw('?? = any(?)', [column, visibleIdsOf(knex, kind, 'p.parent_id')]);
 
 const from = (knex: Knex, spec: t.TableSpec) => knex(`${spec.table} as ${spec.alias}`);
+
+/**
+ * For a parent account that sees a large fleet (seesLargeFleet), whose visible ids would be its
+ * whole fleet: its organization's rows walked in page order on the index led by (organization_id,
+ * ...order), each tested for that account and for the viewer, so the page stops after about a
+ * page of rows. The organization is an equality with the order led by it, so the index gives the
+ * order and no sort reads the organization whole.
+ */
+const walkLargeFleet = (
+  spec: t.TableSpec,
+  kind: 'vehicle' | 'device' | 'driver',
+  visibleTo: (knex: Knex, viewer: Viewer, column: string) => Knex.Raw,
+): RelationWay => ({
+  when: (knex) => seesLargeFleet(knex, 'p.parent_id'),
+  children: (knex, viewer) =>
+    from(knex, spec)
+      .where(`${spec.alias}.organization_id`, organizationIn(knex, 'p.parent_id'))
+      .where(seenByAccountIn(knex, kind, 'p.parent_id', `${spec.alias}.id`))
+      .where(visibleTo(knex, viewer, `${spec.alias}.id`)),
+  orderFirst: [`${spec.alias}.organization_id`],
+});
 
 export const relations = {
   accountGroups: {
@@ -56,8 +85,8 @@ export const relations = {
     child: t.groups,
     children: (knex, viewer) =>
       from(knex, t.groups)
-        .whereRaw(`g.id in (${ACCESS_OF_PARENT_ACCOUNT})`)
-        .whereIn('g.id', visibleGroups(knex, viewer)),
+        .where(seenByParentAccount(knex, 'g.id', 'group'))
+        .where(groupVisibleTo(knex, viewer, 'g.id')),
   },
   accountDevices: {
     name: 'Account.devices',
@@ -65,10 +94,9 @@ export const relations = {
     child: t.devices,
     children: (knex, viewer) =>
       from(knex, t.devices)
-        .whereRaw(
-          `d.id in (select gd.device_id from fleet.group_devices gd where gd.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
-        )
-        .whereIn('d.id', visibleDevices(knex, viewer)),
+        .where(seenByParentAccount(knex, 'd.id', 'device'))
+        .where(deviceVisibleTo(knex, viewer, 'd.id')),
+    ways: [walkLargeFleet(t.devices, 'device', deviceVisibleTo)],
   },
   accountVehicles: {
     name: 'Account.vehicles',
@@ -76,10 +104,9 @@ export const relations = {
     child: t.vehicles,
     children: (knex, viewer) =>
       from(knex, t.vehicles)
-        .whereRaw(
-          `v.id in (select gv.vehicle_id from fleet.group_vehicles gv where gv.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
-        )
-        .whereIn('v.id', visibleVehicles(knex, viewer)),
+        .where(seenByParentAccount(knex, 'v.id', 'vehicle'))
+        .where(vehicleVisibleTo(knex, viewer, 'v.id')),
+    ways: [walkLargeFleet(t.vehicles, 'vehicle', vehicleVisibleTo)],
   },
   groupDevices: {
     name: 'Group.devices',
@@ -161,10 +188,9 @@ export const relations = {
     child: t.drivers,
     children: (knex, viewer) =>
       from(knex, t.drivers)
-        .whereRaw(
-          `dr.id in (select gd.driver_id from fleet.group_drivers gd where gd.group_id in (${ACCESS_OF_PARENT_ACCOUNT}))`,
-        )
-        .whereIn('dr.id', visibleDrivers(knex, viewer)),
+        .where(seenByParentAccount(knex, 'dr.id', 'driver'))
+        .where(driverVisibleTo(knex, viewer, 'dr.id')),
+    ways: [walkLargeFleet(t.drivers, 'driver', driverVisibleTo)],
   },
   accountDriverProfiles: {
     name: 'Account.driverProfiles',

@@ -1,5 +1,6 @@
 /** Attachments of an alert template; alerts of a device, and of a group's devices. */
 import { from, type RelationSpec } from '@fleetgraph/paging';
+import { idsPlacedUnder } from '@fleetgraph/visibility';
 import { alertAttachments, vehicleAlerts } from './tables';
 
 export const alertRelations = {
@@ -19,11 +20,12 @@ export const alertRelations = {
     name: 'Group.alerts',
     parentType: 'uuid',
     child: vehicleAlerts,
-    // The group and its descendants (all visible when the group is): their devices' alerts.
+    // The group and its descendants (all visible when the group is): their devices' alerts, the
+    // devices read down the subtree by index: as a semi-join, the planner (without statistics)
+    // hashes every placement and every alert of the database again under each group.
     children: (knex) =>
-      from(knex, vehicleAlerts).whereRaw(
-        `va.device_id in (select gd.device_id from fleet.group_devices gd
-           join fleet.group_closure c on c.descendant_id = gd.group_id where c.ancestor_id = p.parent_id)`,
-      ),
+      from(knex, vehicleAlerts).whereRaw('va.device_id = any(?)', [
+        idsPlacedUnder(knex, 'device', 'p.parent_id'),
+      ]),
   },
 } satisfies Record<string, RelationSpec>;
