@@ -20,19 +20,13 @@ import {
   buildClientSchema,
   getIntrospectionQuery,
   getNamedType,
-  isEnumType,
-  isNonNullType,
   isObjectType,
-  isScalarType,
-  type GraphQLField,
-  type GraphQLObjectType,
   type IntrospectionQuery,
 } from 'graphql';
 import { postGraphQL, WHOLE_SCHEMA_LIMITS } from '@fleetgraph/testing';
 import { startBenchPlatform, startScalePlatform } from './harness';
+import { argsOf, isPaged, pageSelection, requiredArgs, selection } from './selection';
 import { writeResult } from './results';
-
-type AnyField = GraphQLField<unknown, unknown>;
 
 const N = Number(process.env.BENCH_N ?? 10);
 const WARMUP = 2;
@@ -47,47 +41,7 @@ const EXTENSION_PAGE = `{ account { vehicles(pageSize: 20) { list { plate dvirSa
   maintenanceUpcoming(pageSize: 3) { list { remainingDistanceToDrive dateDeadline } } } } } }`;
 const BARE_PAGE = `{ account { vehicles(pageSize: 20) { list { plate } } } }`;
 
-const requiredArgs = (field: AnyField) =>
-  field.args.filter((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined);
-const isLeaf = (field: AnyField) => {
-  const type = getNamedType(field.type);
-  return isScalarType(type) || isEnumType(type);
-};
-const isPaged = (type: unknown): type is GraphQLObjectType =>
-  isObjectType(type) && type.name.endsWith('Paged') && Boolean(type.getFields().list);
-
-/** Arguments a nested field is given: a small page; nothing else (defaults apply). */
-function argsOf(field: AnyField, pageSize: number): string {
-  return field.args.some((a) => a.name === 'pageSize') ? `(pageSize: ${pageSize})` : '';
-}
-
-/** The page part of a paged type: `next`, `count` when asked, and the list's selection. */
-function pageSelection(type: GraphQLObjectType, level: number): string {
-  const element = getNamedType(type.getFields().list!.type);
-  return `next${COUNT ? ' count' : ''} list { ${selection(element, level)} }`;
-}
-
-/**
- * Every field of `type` needing no argument: leaves; objects and pages down to two object levels
- * below the root's list (the list's elements are level 1), leaves only at level 2.
- */
-function selection(type: unknown, level: number): string {
-  if (!isObjectType(type)) return '__typename';
-  const parts: string[] = [];
-  for (const field of Object.values(type.getFields())) {
-    if (requiredArgs(field).length > 0) continue;
-    if (isLeaf(field)) {
-      parts.push(field.name);
-      continue;
-    }
-    if (level >= 2) continue;
-    const target = getNamedType(field.type);
-    const args = argsOf(field, NESTED_PAGE);
-    if (isPaged(target)) parts.push(`${field.name}${args} { ${pageSelection(target, level + 1)} }`);
-    else parts.push(`${field.name}${args} { ${selection(target, level + 1)} }`);
-  }
-  return parts.length > 0 ? parts.join(' ') : '__typename';
-}
+const SELECTION = { nestedPage: NESTED_PAGE, count: COUNT };
 
 /**
  * A root whose arguments are each optional but only valid together (geodecode's `lat` and `lng`)
@@ -145,9 +99,9 @@ async function main() {
     for (const root of roots) {
       const type = getNamedType(root.type);
       const document = isPaged(type)
-        ? `{ ${root.name}${argsOf(root, PAGE)} { ${pageSelection(type, 1)} } }`
+        ? `{ ${root.name}${argsOf(root, PAGE)} { ${pageSelection(type, 1, SELECTION)} } }`
         : isObjectType(type)
-          ? `{ ${root.name} { ${selection(type, 1)} } }`
+          ? `{ ${root.name} { ${selection(type, 1, SELECTION)} } }`
           : `{ ${root.name} }`;
       const times: number[] = [];
       let error: string | undefined;
