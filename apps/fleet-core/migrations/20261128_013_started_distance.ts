@@ -12,6 +12,7 @@
  * update is both, truncate empties the table. Trips without a vehicle are not counted.
  */
 import type { Knex } from 'knex';
+import { dropKeptAggregateTriggers, keptAggregateTriggers } from '@fleetgraph/db';
 
 /** Per (vehicle, level, start of the UTC day or month) sums of `rows` (fleet.trips' columns). */
 const perBucket = (rows: string) =>
@@ -43,6 +44,16 @@ const SUBTRACT = (rows: string) => `
    where d.vehicle_id = g.vehicle_id and d.level = g.level and d.period_start = g.period_start
      and d.trips = 0;`;
 
+const STARTED_DISTANCE = {
+  source: 'fleet.trips',
+  schema: 'fleet',
+  name: 'started_distance',
+  onInsert: ADD('added'),
+  onDelete: SUBTRACT('gone'),
+  onUpdate: `${SUBTRACT('gone')}\n${ADD('added')}`,
+  onTruncate: 'truncate fleet.vehicle_started_distance;',
+};
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create table fleet.vehicle_started_distance (
@@ -58,40 +69,7 @@ export async function up(knex: Knex): Promise<void> {
     insert into fleet.vehicle_started_distance (vehicle_id, level, period_start, distance_m, trips)
     ${perBucket('fleet.trips')};
 
-    create function fleet.started_distance_added() returns trigger language plpgsql as $$
-    begin
-      ${ADD('added')}
-      return null;
-    end $$;
-
-    create function fleet.started_distance_removed() returns trigger language plpgsql as $$
-    begin
-      ${SUBTRACT('gone')}
-      return null;
-    end $$;
-
-    create function fleet.started_distance_changed() returns trigger language plpgsql as $$
-    begin
-      ${SUBTRACT('gone')}
-      ${ADD('added')}
-      return null;
-    end $$;
-
-    create function fleet.started_distance_cleared() returns trigger language plpgsql as $$
-    begin
-      truncate fleet.vehicle_started_distance;
-      return null;
-    end $$;
-
-    create trigger trips_started_distance_insert after insert on fleet.trips
-      referencing new table as added for each statement execute function fleet.started_distance_added();
-    create trigger trips_started_distance_delete after delete on fleet.trips
-      referencing old table as gone for each statement execute function fleet.started_distance_removed();
-    create trigger trips_started_distance_update after update on fleet.trips
-      referencing old table as gone new table as added
-      for each statement execute function fleet.started_distance_changed();
-    create trigger trips_started_distance_truncate after truncate on fleet.trips
-      for each statement execute function fleet.started_distance_cleared();
+    ${keptAggregateTriggers(STARTED_DISTANCE)}
 
     -- Metres driven per vehicle and UTC day (level D) or month (level M) the trips started in.
     create view fleet_contract.vehicle_started_distance_v1 as
@@ -104,14 +82,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     drop view if exists fleet_contract.vehicle_started_distance_v1;
-    drop trigger if exists trips_started_distance_insert on fleet.trips;
-    drop trigger if exists trips_started_distance_delete on fleet.trips;
-    drop trigger if exists trips_started_distance_update on fleet.trips;
-    drop trigger if exists trips_started_distance_truncate on fleet.trips;
-    drop function if exists fleet.started_distance_added();
-    drop function if exists fleet.started_distance_removed();
-    drop function if exists fleet.started_distance_changed();
-    drop function if exists fleet.started_distance_cleared();
+    ${dropKeptAggregateTriggers(STARTED_DISTANCE)}
     drop table if exists fleet.vehicle_started_distance;
   `);
 }

@@ -23,6 +23,7 @@
  * The existing transactions and anomalies are counted once here (backfill).
  */
 import type { Knex } from 'knex';
+import { dropKeptAggregateTriggers, keptAggregateTriggers } from '@fleetgraph/db';
 
 /** Per bucket signed sums of `rows` (a relation with mobility.transactions' columns) times `sign`. */
 const contributions = (rows: string, sign: number) =>
@@ -77,6 +78,17 @@ const APPLY = (parts: string) => `
   -- A statement cannot delete the rows it has just updated: the emptied buckets go in a second one.
   delete from mobility.group_transaction_statistics where id = any(emptied);`;
 
+const GROUP_STATISTICS = {
+  source: 'mobility.transactions',
+  schema: 'mobility',
+  name: 'group_statistics',
+  declare: 'emptied bigint[];',
+  onInsert: APPLY(contributions('added', 1)),
+  onDelete: APPLY(contributions('gone', -1)),
+  onUpdate: APPLY(`${contributions('added', 1)} union all ${contributions('gone', -1)}`),
+  onTruncate: 'truncate mobility.group_transaction_statistics;',
+};
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     alter table mobility.transactions add column anomaly_count integer not null default 0;
@@ -115,42 +127,7 @@ export async function up(knex: Knex): Promise<void> {
     insert into mobility.group_transaction_statistics (${KEY}, ${SUMS.join(', ')})
     ${contributions('mobility.transactions', 1)};
 
-    create function mobility.group_statistics_added() returns trigger language plpgsql as $$
-    declare emptied bigint[];
-    begin
-      ${APPLY(contributions('added', 1))}
-      return null;
-    end $$;
-
-    create function mobility.group_statistics_removed() returns trigger language plpgsql as $$
-    declare emptied bigint[];
-    begin
-      ${APPLY(contributions('gone', -1))}
-      return null;
-    end $$;
-
-    create function mobility.group_statistics_changed() returns trigger language plpgsql as $$
-    declare emptied bigint[];
-    begin
-      ${APPLY(`${contributions('added', 1)} union all ${contributions('gone', -1)}`)}
-      return null;
-    end $$;
-
-    create function mobility.group_statistics_cleared() returns trigger language plpgsql as $$
-    begin
-      truncate mobility.group_transaction_statistics;
-      return null;
-    end $$;
-
-    create trigger transactions_group_statistics_insert after insert on mobility.transactions
-      referencing new table as added for each statement execute function mobility.group_statistics_added();
-    create trigger transactions_group_statistics_delete after delete on mobility.transactions
-      referencing old table as gone for each statement execute function mobility.group_statistics_removed();
-    create trigger transactions_group_statistics_update after update on mobility.transactions
-      referencing old table as gone new table as added
-      for each statement execute function mobility.group_statistics_changed();
-    create trigger transactions_group_statistics_truncate after truncate on mobility.transactions
-      for each statement execute function mobility.group_statistics_cleared();
+    ${keptAggregateTriggers(GROUP_STATISTICS)}
 
     create function mobility.anomaly_count_added() returns trigger language plpgsql as $$
     begin
@@ -179,16 +156,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     drop trigger if exists anomalies_count_insert on mobility.anomalies;
     drop trigger if exists anomalies_count_delete on mobility.anomalies;
-    drop trigger if exists transactions_group_statistics_insert on mobility.transactions;
-    drop trigger if exists transactions_group_statistics_delete on mobility.transactions;
-    drop trigger if exists transactions_group_statistics_update on mobility.transactions;
-    drop trigger if exists transactions_group_statistics_truncate on mobility.transactions;
+    ${dropKeptAggregateTriggers(GROUP_STATISTICS)}
     drop function if exists mobility.anomaly_count_added();
     drop function if exists mobility.anomaly_count_removed();
-    drop function if exists mobility.group_statistics_added();
-    drop function if exists mobility.group_statistics_removed();
-    drop function if exists mobility.group_statistics_changed();
-    drop function if exists mobility.group_statistics_cleared();
     drop table if exists mobility.group_transaction_statistics;
     alter table mobility.transactions drop column if exists anomaly_count;
   `);

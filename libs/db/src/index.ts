@@ -42,3 +42,4 @@ export { sqlTemplate, SqlParam, type SqlTemplate, type TemplateBuild } from './s
 export { arrayParameter, type ArrayElementType } from './array-parameter';
 export { isRequestAbandoned, knexFor, RequestAbandoned, signalOf } from './abandon';
 export { createDatabasePools, readsApplicationName, readUrlAs, type DatabasePools } from './read-pool';
+export { dropKeptAggregateTriggers, keptAggregateTriggers, type KeptAggregate } from './kept-aggregate';
