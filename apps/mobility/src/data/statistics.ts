@@ -181,6 +181,24 @@ function rawPieces(range: { from: Date; to: Date; period: Period }): Piece[] {
   return pieces;
 }
 
+/** A range's pieces read from kept rows, as a relation `k(level, lo, hi, sign)` (keptPieceBindings). */
+const KEPT_PIECES = `unnest(${arrayParameter('text')}, ${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')},
+                    ${arrayParameter('int')}) as k(level, lo, hi, sign)`;
+const keptPieceBindings = (pieces: Piece[]) => [
+  pieces.map((p) => p.source),
+  pieces.map((p) => p.from),
+  pieces.map((p) => p.to),
+  pieces.map((p) => p.sign),
+];
+/** A range's pieces read from the rows themselves, as a relation `k(lo, hi, sign)` (rawPieceBindings). */
+const RAW_PIECES = `unnest(${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')}, ${arrayParameter('int')})
+                    as k(lo, hi, sign)`;
+const rawPieceBindings = (pieces: Piece[]) => [
+  pieces.map((p) => p.from),
+  pieces.map((p) => p.to),
+  pieces.map((p) => p.sign),
+];
+
 /** The kept rows and transactions of a group's range (one row per parent, bucket and category). */
 function keptGroupRows(
   range: { from: Date; to: Date; period: Period },
@@ -205,19 +223,13 @@ function keptGroupRows(
       select ga.ancestor_id as parent_id, ${bucket(range.period, 's.period_start')} as period_start,
              s.${dim} as dim, s.quantity_unit, s.currency, ${sums('k.sign', 's')}
         from p join fleet_contract.group_ancestors_v1 ga on ga.ancestor_id = p.parent_id
-       cross join unnest(${arrayParameter('text')}, ${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')},
-                         ${arrayParameter('int')}) as k(level, lo, hi, sign)
+       cross join ${KEPT_PIECES}
        cross join lateral (
              select * from mobility.group_transaction_statistics s
               where s.group_id = ga.descendant_id and s.level = cast(k.level as char(1)) and s.period_start >= k.lo
                 and s.period_start < k.hi offset 0) s`);
     if (total) bindings.push(range.from);
-    bindings.push(
-      kept.map((p) => p.source),
-      kept.map((p) => p.from),
-      kept.map((p) => p.to),
-      kept.map((p) => p.sign),
-    );
+    bindings.push(...keptPieceBindings(kept));
   }
   if (raw.length > 0) {
     // Per descendant group and partial day, one range of transactions_group_idx (lateral, as above).
@@ -232,17 +244,12 @@ function keptGroupRows(
              case when t.gross_total is not null then k.sign else 0 end as gross_n,
              k.sign * t.anomaly_count as anomalies
         from p join fleet_contract.group_ancestors_v1 ga on ga.ancestor_id = p.parent_id
-       cross join unnest(${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')}, ${arrayParameter('int')})
-             as k(lo, hi, sign)
+       cross join ${RAW_PIECES}
        cross join lateral (
              select * from mobility.transactions t
               where t.group_id = ga.descendant_id and t.transacted_at >= k.lo and t.transacted_at < k.hi offset 0) t`);
     if (total) bindings.push(range.from);
-    bindings.push(
-      raw.map((p) => p.from),
-      raw.map((p) => p.to),
-      raw.map((p) => p.sign),
-    );
+    bindings.push(...rawPieceBindings(raw));
   }
   const sql = `
       select parent_id, period_start, dim, quantity_unit, currency,
@@ -276,34 +283,23 @@ function keptGroupDistance(range: { from: Date; to: Date; period: Period }): {
   if (kept.length > 0) {
     parts.push(`
       select pv.parent_id, ${bucket(range.period, 'd.period_start')} as period_start, k.sign * d.distance_m as m
-        from pv cross join unnest(${arrayParameter('text')}, ${arrayParameter('timestamptz')},
-                                  ${arrayParameter('timestamptz')}, ${arrayParameter('int')}) as k(level, lo, hi, sign)
+        from pv cross join ${KEPT_PIECES}
        cross join lateral (
              select d.period_start, d.distance_m from fleet_contract.vehicle_started_distance_v1 d
               where d.vehicle_id = pv.vehicle_id and d.level = cast(k.level as char(1))
                 and d.period_start >= k.lo and d.period_start < k.hi offset 0) d`);
     if (total) bindings.push(range.from);
-    bindings.push(
-      kept.map((p) => p.source),
-      kept.map((p) => p.from),
-      kept.map((p) => p.to),
-      kept.map((p) => p.sign),
-    );
+    bindings.push(...keptPieceBindings(kept));
   }
   if (raw.length > 0) {
     parts.push(`
       select pv.parent_id, ${bucket(range.period, 'tr.started_at')} as period_start, k.sign * tr.distance_m as m
-        from pv cross join unnest(${arrayParameter('timestamptz')}, ${arrayParameter('timestamptz')},
-                                  ${arrayParameter('int')}) as k(lo, hi, sign)
+        from pv cross join ${RAW_PIECES}
        cross join lateral (
              select tr.started_at, tr.distance_m from fleet_contract.trips_v1 tr
               where tr.vehicle_id = pv.vehicle_id and tr.started_at >= k.lo and tr.started_at < k.hi offset 0) tr`);
     if (total) bindings.push(range.from);
-    bindings.push(
-      raw.map((p) => p.from),
-      raw.map((p) => p.to),
-      raw.map((p) => p.sign),
-    );
+    bindings.push(...rawPieceBindings(raw));
   }
   const sql = `
       with pv as (select distinct ga.ancestor_id as parent_id, gv.vehicle_id
