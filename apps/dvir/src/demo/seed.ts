@@ -262,12 +262,18 @@ function addCounts(
   }
 }
 
+/**
+ * The demo vehicles with a group, a driver and a place each. A vehicle's drivers are read by
+ * `current_vehicle_id` first (`offset 0` keeps that subquery): flattened, a plan without statistics
+ * walks every driver in id order for each vehicle that has none, quadratic in the fleet.
+ */
 async function loadDemoFleet(knex: Knex): Promise<DemoFleet> {
   const vehicles: Vehicle[] = (
     await knex.raw(`
       select v.id, v.organization_id, v.vehicle_type, v.odometer_km,
              (select gv.group_id from fleet_contract.group_vehicles_v1 gv where gv.vehicle_id = v.id order by gv.group_id limit 1) as group_id,
-             (select d.id from fleet_contract.drivers_v1 d where d.current_vehicle_id = v.id order by d.id limit 1) as driver_id,
+             (select x.id from (select d.id from fleet_contract.drivers_v1 d where d.current_vehicle_id = v.id offset 0) x
+               order by x.id limit 1) as driver_id,
              p.start_latitude as lat, p.start_longitude as lng
         from fleet_contract.vehicles_v1 v
         left join lateral (select t.start_latitude, t.start_longitude from fleet_contract.trips_v1 t
